@@ -1,0 +1,257 @@
+//! Card kinds and decks: attribute declarations, the expansion of deck
+//! entries (copies x ranges x lists) into individual cards with display
+//! names, and the declared-size check.
+
+use super::hir::*;
+use super::{Checker, Sym};
+use crate::diag::{Diagnostic, Span};
+use crate::syntax::ast::{self, FieldValue, Item};
+
+impl Checker {
+    pub(super) fn declare_kind(&mut self, k: &ast::CardDecl) {
+        let id = self.tables.kinds.len() as u16;
+        if !self.define(&k.name, Sym::Kind(id)) {
+            return;
+        }
+        self.tables.kinds.push(k.name.text.clone());
+        self.usage.kind_spans.push(k.name.span);
+        for (n, t) in &k.attrs {
+            let ty = self.ty(t);
+            match self.tables.attrs.iter().position(|a| a.name == n.text) {
+                Some(i) if self.tables.attrs[i].ty != ty && ty != Ty::Error => {
+                    self.error(
+                        Diagnostic::error("E0103", format!("attribute `{}` has two types", n.text))
+                            .label(n.span, "declared here with another type")
+                            .help("an attribute name means the same thing on every card kind: rename one"),
+                    );
+                }
+                Some(_) => {}
+                None => self.tables.attrs.push(AttrInfo {
+                    name: n.text.clone(),
+                    ty,
+                }),
+            }
+        }
+        if let Some((t, span)) = &k.display {
+            for part in template_fields(t) {
+                if !k.attrs.iter().any(|(n, _)| n.text == part) {
+                    self.error(
+                        Diagnostic::error("E0101", format!("the card name uses unknown attribute `{part}`"))
+                            .label(*span, "in this name template")
+                            .help(format!(
+                                "the attributes of `{}` are: {}",
+                                k.name.text,
+                                k.attrs.iter().map(|(n, _)| n.text.as_str()).collect::<Vec<_>>().join(", ")
+                            )),
+                    );
+                }
+            }
+        }
+    }
+
+    pub(super) fn check_decks(&mut self, file: &ast::File) {
+        let kinds: Vec<&ast::CardDecl> = file
+            .items
+            .iter()
+            .filter_map(|i| match i {
+                Item::Card(k) => Some(k),
+                _ => None,
+            })
+            .collect();
+        let mut deck_id = 0u16;
+        for item in &file.items {
+            let Item::Deck(d) = item else { continue };
+            if !self.define(&d.name, Sym::Deck(deck_id)) {
+                continue;
+            }
+            deck_id += 1;
+            let kind = match self.names.get(&d.kind.text) {
+                Some((Sym::Kind(k), _)) => *k,
+                _ => {
+                    self.unknown(&d.kind.text, d.kind.span, "card kind", &[]);
+                    continue;
+                }
+            };
+            self.usage.deck_spans.push((kind, d.name.span));
+            let home = match self.names.get(&d.home.text) {
+                Some((Sym::Zone(z), _)) => *z,
+                _ => {
+                    self.unknown(&d.home.text, d.home.span, "zone", &[]);
+                    continue;
+                }
+            };
+            if self.tables.zones[home as usize].per_player {
+                self.error(
+                    Diagnostic::error("E0103", "a deck must start in a shared zone")
+                        .label(d.home.span, "this zone is per player")
+                        .help("put the deck in a shared pile and deal from it in `start`"),
+                );
+            }
+            self.usage.zones_used[home as usize] = true;
+            let decl = kinds.iter().find(|k| k.name.text == d.kind.text).copied();
+            let Some(decl) = decl else { continue };
+            let before = self.tables.cards.len();
+            for entry in &d.entries {
+                self.expand_entry(kind, decl, home, entry);
+            }
+            let made = self.tables.cards.len() - before;
+            if let Some((size, span)) = d.size
+                && size as usize != made
+            {
+                self.error(
+                    Diagnostic::error(
+                        "E0105",
+                        format!("deck `{}` declares {size} cards but its entries make {made}", d.name.text),
+                    )
+                    .label(span, format!("declared size {size}"))
+                    .label(d.name.span, format!("the entries below make {made}"))
+                    .help("count the copies again: each entry makes copies x (every combination of its ranges and lists)"),
+                );
+            }
+        }
+    }
+
+    fn expand_entry(&mut self, kind: u16, decl: &ast::CardDecl, home: u16, entry: &ast::DeckEntry) {
+        // For every attribute of the kind, the list of values this entry gives it.
+        let mut choices: Vec<(u16, Vec<i32>, Vec<String>)> = Vec::new();
+        for (n, v) in &entry.fields {
+            let Some((_, tname)) = decl.attrs.iter().find(|(a, _)| a.text == n.text) else {
+                let known: Vec<&str> = decl.attrs.iter().map(|(a, _)| a.text.as_str()).collect();
+                let hint = crate::diag::did_you_mean(&n.text, known.iter().copied())
+                    .map(|s| format!("did you mean `{s}`?"))
+                    .unwrap_or_else(|| format!("the attributes of `{}` are: {}", decl.name.text, known.join(", ")));
+                self.error(
+                    Diagnostic::error("E0101", format!("unknown attribute `{}`", n.text))
+                        .label(n.span, "not an attribute of this card kind")
+                        .help(hint),
+                );
+                continue;
+            };
+            let attr = self
+                .tables
+                .attrs
+                .iter()
+                .position(|a| a.name == n.text)
+                .expect("declared") as u16;
+            let ty = self.tables.attrs[attr as usize].ty;
+            let mut vals = Vec::new();
+            let mut names = Vec::new();
+            self.field_values(v, ty, tname, &mut vals, &mut names);
+            choices.push((attr, vals, names));
+        }
+        let nattrs = self.tables.attrs.len();
+        let template = decl.display.as_ref().map(|(t, _)| t.clone());
+        if choices.iter().any(|ch| ch.1.is_empty()) {
+            return;
+        }
+        let combos: usize = choices.iter().map(|ch| ch.1.len()).product();
+        for _ in 0..entry.copies.max(0) {
+            for k in 0..combos {
+                // decode k in mixed radix: the last field varies fastest
+                let mut idx = vec![0usize; choices.len()];
+                let mut rest = k;
+                for c in (0..choices.len()).rev() {
+                    idx[c] = rest % choices[c].1.len();
+                    rest /= choices[c].1.len();
+                }
+                let mut values = vec![-1i32; nattrs];
+                for (c, (attr, vals, _)) in choices.iter().enumerate() {
+                    values[*attr as usize] = vals[idx[c]];
+                }
+                let name = match &template {
+                    Some(t) => fill_template(t, |field| {
+                        choices.iter().enumerate().find_map(|(c, (attr, _, names))| {
+                            (self.tables.attrs[*attr as usize].name == field).then(|| names[idx[c]].clone())
+                        })
+                    }),
+                    None => decl.name.text.clone(),
+                };
+                self.tables.cards.push(CardInfo { name, kind });
+                self.tables.card_attrs.extend(values);
+                self.tables.card_home.push(home);
+            }
+        }
+    }
+
+    fn field_values(&mut self, v: &FieldValue, ty: Ty, tname: &ast::Name, vals: &mut Vec<i32>, names: &mut Vec<String>) {
+        match (v, ty) {
+            (FieldValue::Int(i, _), Ty::Int) => {
+                vals.push(*i as i32);
+                names.push(i.to_string());
+            }
+            (FieldValue::Range(lo, hi, _), Ty::Int) => {
+                for i in *lo..=*hi {
+                    vals.push(i as i32);
+                    names.push(i.to_string());
+                }
+            }
+            (FieldValue::Name(n), Ty::Enum(e)) => {
+                let info = &self.tables.enums[e as usize];
+                match info.values.iter().position(|x| *x == n.text) {
+                    Some(i) => {
+                        vals.push(i as i32);
+                        names.push(n.text.clone());
+                    }
+                    None => {
+                        let ename = info.name.clone();
+                        let hint = crate::diag::did_you_mean(&n.text, info.values.iter().map(String::as_str))
+                            .map(|s| format!("did you mean `{s}`?"))
+                            .unwrap_or_else(|| format!("the values of `{ename}` are: {}", info.values.join(", ")));
+                        self.error(
+                            Diagnostic::error("E0101", format!("`{}` is not a value of `{ename}`", n.text))
+                                .label(n.span, "unknown value")
+                                .help(hint),
+                        );
+                    }
+                }
+            }
+            (FieldValue::List(items, _), _) => {
+                for i in items {
+                    self.field_values(i, ty, tname, vals, names);
+                }
+            }
+            (_, Ty::Error) => {}
+            (other, _) => {
+                let span = field_span(other);
+                self.error(
+                    Diagnostic::error("E0103", "type mismatch in a deck entry")
+                        .label(span, format!("this attribute is declared as `{}`", tname.text))
+                        .help("give a number (or range) for int attributes and an enum value for enum attributes"),
+                );
+            }
+        }
+    }
+}
+
+fn field_span(v: &FieldValue) -> Span {
+    match v {
+        FieldValue::Int(_, s) | FieldValue::Range(_, _, s) | FieldValue::List(_, s) => *s,
+        FieldValue::Name(n) => n.span,
+    }
+}
+
+/// The `{field}` names in a name template.
+fn template_fields(t: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut rest = t;
+    while let Some(open) = rest.find('{') {
+        let Some(close) = rest[open..].find('}') else { break };
+        out.push(rest[open + 1..open + close].trim().to_string());
+        rest = &rest[open + close + 1..];
+    }
+    out
+}
+
+fn fill_template(t: &str, mut value: impl FnMut(&str) -> Option<String>) -> String {
+    let mut out = String::new();
+    let mut rest = t;
+    while let Some(open) = rest.find('{') {
+        out.push_str(&rest[..open]);
+        let Some(close) = rest[open..].find('}') else { break };
+        let field = rest[open + 1..open + close].trim();
+        out.push_str(&value(field).unwrap_or_default());
+        rest = &rest[open + close + 1..];
+    }
+    out.push_str(rest);
+    out
+}

@@ -1,0 +1,419 @@
+//! Expressions: name resolution (locals, variables, options, zones, enum
+//! values, built-ins), field access, calls with arity and type checks,
+//! operators and aggregates.
+
+use super::hir::*;
+use super::{Checker, Sym};
+use crate::diag::{Diagnostic, Span};
+use crate::syntax::ast::{self, AggKind, BinOp, ExprKind, UnOp};
+
+/// Local variables in scope, innermost last; slots are never reused within a procedure.
+#[derive(Default)]
+pub(crate) struct Scope {
+    pub names: Vec<(String, u16, Ty)>,
+    pub marks: Vec<usize>,
+    pub next_slot: u16,
+    /// The name of every slot ever handed out, by slot number.
+    pub slot_names: Vec<String>,
+}
+
+impl Scope {
+    pub fn push(&mut self, name: &str, ty: Ty) -> u16 {
+        let slot = self.next_slot;
+        self.next_slot += 1;
+        self.slot_names.push(name.to_string());
+        self.names.push((name.to_string(), slot, ty));
+        slot
+    }
+    pub fn open(&mut self) {
+        self.marks.push(self.names.len());
+    }
+    pub fn close(&mut self) {
+        let m = self.marks.pop().unwrap_or(0);
+        self.names.truncate(m);
+    }
+    pub fn get(&self, name: &str) -> Option<(u16, Ty)> {
+        self.names.iter().rev().find(|(n, _, _)| n == name).map(|(_, s, t)| (*s, *t))
+    }
+}
+
+const CONSTANTS: &[&str] = &["players", "actor", "current", "player_count"];
+
+pub(crate) fn ty_name(c: &Checker, t: Ty) -> String {
+    match t {
+        Ty::Int => "int".into(),
+        Ty::Bool => "bool".into(),
+        Ty::Player => "player".into(),
+        Ty::Card => "card".into(),
+        Ty::Zone => "zone".into(),
+        Ty::Cards => "cards of every player".into(),
+        Ty::Players => "players".into(),
+        Ty::Range => "range".into(),
+        Ty::Enum(e) => c.tables.enums[e as usize].name.clone(),
+        Ty::EnumSet(e) => format!("all of {}", c.tables.enums[e as usize].name),
+        Ty::Nothing => "none".into(),
+        Ty::Error => "?".into(),
+    }
+}
+
+impl Checker {
+    /// Resolve an expression and check that it has type `want`.
+    pub(crate) fn expect(&mut self, e: &ast::Expr, want: Ty, scope: &mut Scope, what: &str) -> Expr {
+        let (x, t) = self.expr(e, scope);
+        if !t.fits(want) {
+            self.mismatch(e.span, want, t, what);
+        }
+        x
+    }
+
+    pub(crate) fn mismatch(&mut self, span: Span, want: Ty, got: Ty, what: &str) {
+        let (w, g) = (ty_name(self, want), ty_name(self, got));
+        self.error(
+            Diagnostic::error("E0103", "type mismatch")
+                .label(span, format!("this is a {g}"))
+                .help(format!("{what} must be a {w}")),
+        );
+    }
+
+    /// Resolve a collection (something `for` can walk) and return its element type.
+    pub(crate) fn collection(&mut self, e: &ast::Expr, scope: &mut Scope) -> (Expr, Ty) {
+        let (x, t) = self.expr(e, scope);
+        match t.element() {
+            Some(el) => (x, el),
+            None => {
+                let g = ty_name(self, t);
+                self.error(
+                    Diagnostic::error("E0103", "type mismatch")
+                        .label(e.span, format!("this is a {g}, not a collection"))
+                        .help("walk a zone, a per-player zone name, `players`, `order(p)`, a range `a..b` or an enum"),
+                );
+                (x, Ty::Error)
+            }
+        }
+    }
+
+    pub(crate) fn expr(&mut self, e: &ast::Expr, scope: &mut Scope) -> (Expr, Ty) {
+        match &e.kind {
+            ExprKind::Int(i) => (Expr::Int(*i as i32), Ty::Int),
+            ExprKind::Bool(b) => (Expr::Int(*b as i32), Ty::Bool),
+            ExprKind::None => (Expr::Nothing, Ty::Nothing),
+            ExprKind::Name(n) => self.name(n, e.span, scope),
+            ExprKind::Field(base, field) => self.field(base, field, scope),
+            ExprKind::Index(base, idx) => {
+                let b = self.expect(base, Ty::Zone, scope, "the thing indexed");
+                let i = self.expect(idx, Ty::Int, scope, "an index");
+                (Expr::Index(Box::new(b), Box::new(i)), Ty::Card)
+            }
+            ExprKind::Call(name, args) => self.call(name, args, e.span, scope),
+            ExprKind::Unary(UnOp::Not, x) => {
+                let x = self.expect(x, Ty::Bool, scope, "the operand of `not`");
+                (Expr::Not(Box::new(x)), Ty::Bool)
+            }
+            ExprKind::Unary(UnOp::Neg, x) => {
+                let x = self.expect(x, Ty::Int, scope, "the operand of `-`");
+                (Expr::Neg(Box::new(x)), Ty::Int)
+            }
+            ExprKind::Binary(op, l, r) => self.binary(*op, l, r, scope),
+            ExprKind::Aggregate {
+                kind,
+                body,
+                binding,
+            } => self.aggregate(*kind, body.as_deref(), binding, e.span, scope),
+        }
+    }
+
+    fn name(&mut self, n: &str, span: Span, scope: &mut Scope) -> (Expr, Ty) {
+        if let Some((slot, ty)) = scope.get(n) {
+            return (Expr::Local(slot), ty);
+        }
+        match n {
+            "players" => return (Expr::Players, Ty::Players),
+            "actor" => return (Expr::Actor, Ty::Player),
+            "current" => return (Expr::Current, Ty::Player),
+            "player_count" => return (Expr::PlayerCount, Ty::Int),
+            _ => {}
+        }
+        match self.names.get(n).map(|s| s.0) {
+            Some(Sym::Option(o)) => {
+                self.usage.options_read[o as usize] = true;
+                return (Expr::Opt(o), Ty::Int);
+            }
+            Some(Sym::Var(v)) => {
+                let info = &self.tables.vars[v as usize];
+                if info.per_player {
+                    let name = info.name.clone();
+                    self.error(
+                        Diagnostic::error("E0103", format!("`{name}` belongs to each player"))
+                            .label(span, "which player's?")
+                            .help(format!("write `p.{name}` for a player `p`")),
+                    );
+                    return (Expr::Int(0), Ty::Error);
+                }
+                self.usage.vars_read[v as usize] = true;
+                return (Expr::Global(v), info.ty);
+            }
+            Some(Sym::Zone(z)) => {
+                self.usage.zones_used[z as usize] = true;
+                return if self.tables.zones[z as usize].per_player {
+                    (Expr::ZoneAll(z), Ty::Cards)
+                } else {
+                    (Expr::Zone(z, None), Ty::Zone)
+                };
+            }
+            Some(Sym::Enum(e)) => {
+                self.usage.enums_used[e as usize] = true;
+                return (Expr::EnumAll(e), Ty::EnumSet(e));
+            }
+            Some(other) => {
+                self.error(
+                    Diagnostic::error("E0103", format!("`{n}` is a {}, not a value", other.what()))
+                        .label(span, "cannot be used here")
+                        .help("an expression can use options, variables, zones, enum values and local names"),
+                );
+                return (Expr::Int(0), Ty::Error);
+            }
+            None => {}
+        }
+        if let Some(cands) = self.enum_values.get(n).cloned() {
+            if cands.len() == 1 {
+                let (e, v) = cands[0];
+                self.usage.enums_used[e as usize] = true;
+                return (Expr::Int(v as i32), Ty::Enum(e));
+            }
+            let enums: Vec<String> = cands
+                .iter()
+                .map(|(e, _)| self.tables.enums[*e as usize].name.clone())
+                .collect();
+            self.error(
+                Diagnostic::error("E0101", format!("`{n}` is a value of several enums"))
+                    .label(span, "ambiguous")
+                    .help(format!("it belongs to {}; rename one of the values", enums.join(" and "))),
+            );
+            return (Expr::Int(0), Ty::Error);
+        }
+        let locals: Vec<String> = scope.names.iter().map(|x| x.0.clone()).collect();
+        let mut extra: Vec<&str> = CONSTANTS.to_vec();
+        extra.extend(locals.iter().map(String::as_str));
+        self.unknown(n, span, "name", &extra);
+        (Expr::Int(0), Ty::Error)
+    }
+
+    fn field(&mut self, base: &ast::Expr, field: &ast::Name, scope: &mut Scope) -> (Expr, Ty) {
+        let (b, bt) = self.expr(base, scope);
+        match bt {
+            Ty::Player => match self.names.get(&field.text).map(|s| s.0) {
+                Some(Sym::Var(v)) if self.tables.vars[v as usize].per_player => {
+                    self.usage.vars_read[v as usize] = true;
+                    (Expr::PerPlayer(v, Box::new(b)), self.tables.vars[v as usize].ty)
+                }
+                Some(Sym::Zone(z)) if self.tables.zones[z as usize].per_player => {
+                    self.usage.zones_used[z as usize] = true;
+                    (Expr::Zone(z, Some(Box::new(b))), Ty::Zone)
+                }
+                _ => {
+                    let cands: Vec<String> = self
+                        .tables
+                        .vars
+                        .iter()
+                        .filter(|v| v.per_player)
+                        .map(|v| v.name.clone())
+                        .chain(self.tables.zones.iter().filter(|z| z.per_player).map(|z| z.name.clone()))
+                        .collect();
+                    let help = crate::diag::did_you_mean(&field.text, cands.iter().map(String::as_str))
+                        .map(|s| format!("did you mean `{s}`?"))
+                        .unwrap_or_else(|| format!("a player has: {}", cands.join(", ")));
+                    self.error(
+                        Diagnostic::error("E0101", format!("players have no `{}`", field.text))
+                            .label(field.span, "not a per-player variable or zone")
+                            .help(help),
+                    );
+                    (Expr::Int(0), Ty::Error)
+                }
+            },
+            Ty::Card => match self.tables.attrs.iter().position(|a| a.name == field.text) {
+                Some(a) => (Expr::Attr(a as u16, Box::new(b)), self.tables.attrs[a].ty),
+                None => {
+                    let cands: Vec<&str> = self.tables.attrs.iter().map(|a| a.name.as_str()).collect();
+                    let help = crate::diag::did_you_mean(&field.text, cands.iter().copied())
+                        .map(|s| format!("did you mean `{s}`?"))
+                        .unwrap_or_else(|| format!("cards have: {}", cands.join(", ")));
+                    self.error(
+                        Diagnostic::error("E0101", format!("cards have no attribute `{}`", field.text))
+                            .label(field.span, "unknown attribute")
+                            .help(help),
+                    );
+                    (Expr::Int(0), Ty::Error)
+                }
+            },
+            Ty::Error => (Expr::Int(0), Ty::Error),
+            other => {
+                let g = ty_name(self, other);
+                self.error(
+                    Diagnostic::error("E0103", "type mismatch")
+                        .label(base.span, format!("this is a {g}"))
+                        .help(format!("`.{}` needs a player or a card before the dot", field.text)),
+                );
+                (Expr::Int(0), Ty::Error)
+            }
+        }
+    }
+
+    fn call(&mut self, name: &ast::Name, args: &[ast::Expr], span: Span, scope: &mut Scope) -> (Expr, Ty) {
+        let Some(&(_, b)) = Builtin::ALL.iter().find(|(n, _)| *n == name.text) else {
+            if let Some((Sym::Proc(_), _)) = self.names.get(&name.text) {
+                self.error(
+                    Diagnostic::error("E0103", format!("phase `{}` is not a value", name.text))
+                        .label(name.span, "phases run as statements")
+                        .help(format!("call it on its own line: `{}(...)`", name.text)),
+                );
+                return (Expr::Int(0), Ty::Error);
+            }
+            let names: Vec<&str> = Builtin::ALL.iter().map(|(n, _)| *n).collect();
+            let help = crate::diag::did_you_mean(&name.text, names.iter().copied())
+                .map(|s| format!("did you mean `{s}`?"))
+                .unwrap_or_else(|| format!("the built-in functions are: {}", names.join(", ")));
+            self.error(
+                Diagnostic::error("E0101", format!("unknown function `{}`", name.text))
+                    .label(name.span, "not a built-in function")
+                    .help(help),
+            );
+            return (Expr::Int(0), Ty::Error);
+        };
+        let (params, ret) = b.signature();
+        if args.len() != params.len() {
+            self.error(
+                Diagnostic::error(
+                    "E0104",
+                    format!("`{}` takes {} argument(s) but {} were given", name.text, params.len(), args.len()),
+                )
+                .label(span, "wrong number of arguments")
+                .help(format!("write `{}({})`", name.text, params.iter().map(|t| ty_name(self, *t)).collect::<Vec<_>>().join(", "))),
+            );
+            return (Expr::Int(0), Ty::Error);
+        }
+        let mut xs = Vec::new();
+        for (a, t) in args.iter().zip(params) {
+            xs.push(self.expect(a, *t, scope, &format!("this argument of `{}`", name.text)));
+        }
+        (Expr::Call(b, xs), ret)
+    }
+
+    fn binary(&mut self, op: BinOp, l: &ast::Expr, r: &ast::Expr, scope: &mut Scope) -> (Expr, Ty) {
+        let (lx, lt) = self.expr(l, scope);
+        let (rx, rt) = self.expr(r, scope);
+        let ty = match op {
+            BinOp::Or | BinOp::And => {
+                self.want(l.span, lt, Ty::Bool, "an operand of `and`/`or`");
+                self.want(r.span, rt, Ty::Bool, "an operand of `and`/`or`");
+                Ty::Bool
+            }
+            BinOp::Eq | BinOp::Ne => {
+                if !lt.fits(rt) {
+                    let (a, b) = (ty_name(self, lt), ty_name(self, rt));
+                    self.error(
+                        Diagnostic::error("E0103", "type mismatch")
+                            .label(l.span, format!("this is a {a}"))
+                            .label(r.span, format!("this is a {b}"))
+                            .help("only values of the same type can be compared"),
+                    );
+                }
+                Ty::Bool
+            }
+            BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
+                self.want(l.span, lt, Ty::Int, "a compared value");
+                self.want(r.span, rt, Ty::Int, "a compared value");
+                Ty::Bool
+            }
+            BinOp::Range => {
+                self.want(l.span, lt, Ty::Int, "a range bound");
+                self.want(r.span, rt, Ty::Int, "a range bound");
+                Ty::Range
+            }
+            BinOp::In => {
+                let ok = match (lt, rt) {
+                    (_, Ty::Error) | (Ty::Error, _) => true,
+                    (Ty::Int, Ty::Range) => true,
+                    (Ty::Card, Ty::Zone | Ty::Cards) => true,
+                    (Ty::Player, Ty::Players) => true,
+                    (Ty::Enum(a), Ty::EnumSet(b)) => a == b,
+                    _ => false,
+                };
+                if !ok {
+                    let (a, b) = (ty_name(self, lt), ty_name(self, rt));
+                    self.error(
+                        Diagnostic::error("E0103", "type mismatch")
+                            .label(l.span, format!("this is a {a}"))
+                            .label(r.span, format!("this is a {b}"))
+                            .help("`x in c` needs a number in a range, a card in a zone or a player in players"),
+                    );
+                }
+                Ty::Bool
+            }
+            _ => {
+                self.want(l.span, lt, Ty::Int, "an operand of arithmetic");
+                self.want(r.span, rt, Ty::Int, "an operand of arithmetic");
+                Ty::Int
+            }
+        };
+        (Expr::Bin(op, Box::new(lx), Box::new(rx)), ty)
+    }
+
+    fn want(&mut self, span: Span, got: Ty, want: Ty, what: &str) {
+        if !got.fits(want) || (got == Ty::Nothing && want != Ty::Nothing) {
+            self.mismatch(span, want, got, what);
+        }
+    }
+
+    fn aggregate(
+        &mut self,
+        kind: AggKind,
+        body: Option<&ast::Expr>,
+        binding: &ast::Binding,
+        span: Span,
+        scope: &mut Scope,
+    ) -> (Expr, Ty) {
+        let (coll, el) = self.collection(&binding.coll, scope);
+        scope.open();
+        let slot = scope.push(&binding.var.text, el);
+        let filter = binding
+            .filter
+            .as_ref()
+            .map(|f| Box::new(self.expect(f, Ty::Bool, scope, "a `where` filter")));
+        let needs_body = matches!(kind, AggKind::Sum | AggKind::Min | AggKind::Max);
+        let body_x = match (body, needs_body) {
+            (Some(b), true) => Some(Box::new(self.expect(b, Ty::Int, scope, "the summed value"))),
+            (None, true) => {
+                self.error(
+                    Diagnostic::error("E0104", "this aggregate needs a value")
+                        .label(span, "what should be added or compared?")
+                        .help(format!("write it as `{kind:?}(c.value for c in zone)`").to_lowercase()),
+                );
+                None
+            }
+            (Some(b), false) => {
+                self.error(
+                    Diagnostic::error("E0104", "count, any and all take no value before `for`")
+                        .label(b.span, "not expected here")
+                        .help("write `count(c in zone where c.value > 3)`"),
+                );
+                None
+            }
+            (None, false) => None,
+        };
+        scope.close();
+        let ty = match kind {
+            AggKind::Any | AggKind::All => Ty::Bool,
+            _ => Ty::Int,
+        };
+        (
+            Expr::Agg {
+                kind,
+                slot,
+                coll: Box::new(coll),
+                filter,
+                body: body_x,
+            },
+            ty,
+        )
+    }
+}

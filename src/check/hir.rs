@@ -1,0 +1,343 @@
+//! The HIR: a rules file with every name resolved to a typed index. Names
+//! survive only in the tables (for display); expressions and statements
+//! refer to options, variables, zones, attributes and phases by number.
+
+use crate::diag::Span;
+use crate::syntax::ast::{AggKind, BinOp, Shape, Visibility};
+use serde::{Deserialize, Serialize};
+
+/// The type of an expression.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Ty {
+    Int,
+    Bool,
+    Player,
+    Card,
+    /// One zone instance (a shared zone, or one player's zone).
+    Zone,
+    /// The cards of every instance of a per-player zone.
+    Cards,
+    /// Players, as a collection.
+    Players,
+    /// An integer range, as a collection.
+    Range,
+    /// A value of an enumeration.
+    Enum(u16),
+    /// Every value of an enumeration, as a collection.
+    EnumSet(u16),
+    /// The literal `none`: fits a player or a card.
+    Nothing,
+    /// Already reported as an error: fits anything.
+    Error,
+}
+
+impl Ty {
+    /// The element type when this type is iterated, if it is a collection.
+    pub fn element(self) -> Option<Ty> {
+        Some(match self {
+            Ty::Zone | Ty::Cards => Ty::Card,
+            Ty::Players => Ty::Player,
+            Ty::Range => Ty::Int,
+            Ty::EnumSet(e) => Ty::Enum(e),
+            Ty::Error => Ty::Error,
+            _ => return None,
+        })
+    }
+    pub fn fits(self, want: Ty) -> bool {
+        self == want
+            || self == Ty::Error
+            || want == Ty::Error
+            || (self == Ty::Nothing && matches!(want, Ty::Player | Ty::Card))
+            || (want == Ty::Nothing && matches!(self, Ty::Player | Ty::Card))
+    }
+}
+
+/// Built-in functions usable in expressions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Builtin {
+    /// `top(zone)`: the top card, or none.
+    Top,
+    /// `bottom(zone)`: the bottom card, or none.
+    Bottom,
+    /// `count(zone)`: how many cards a zone holds.
+    Size,
+    /// `next(p)`: the next player in seating order.
+    Next,
+    /// `prev(p)`: the previous player in seating order.
+    Prev,
+    /// `owner(c)`: the player whose zone holds the card, or none.
+    Owner,
+    /// `pos(c)`: the card's index in its zone (0 is the bottom).
+    Pos,
+    /// `seat(i)`: the player in seat i.
+    Seat,
+    /// `random(lo, hi)`: a number drawn from the seeded generator.
+    Random,
+    /// `order(p)`: all players in seating order starting at p.
+    Order,
+    /// `knows(p, c)`: whether p knows card c.
+    Knows,
+    /// `in_zone(c, zone)`: whether card c is in that zone instance.
+    InZone,
+}
+
+impl Builtin {
+    pub const ALL: &'static [(&'static str, Builtin)] = &[
+        ("top", Builtin::Top),
+        ("bottom", Builtin::Bottom),
+        ("count", Builtin::Size),
+        ("next", Builtin::Next),
+        ("prev", Builtin::Prev),
+        ("owner", Builtin::Owner),
+        ("pos", Builtin::Pos),
+        ("seat", Builtin::Seat),
+        ("random", Builtin::Random),
+        ("order", Builtin::Order),
+        ("knows", Builtin::Knows),
+        ("in_zone", Builtin::InZone),
+    ];
+
+    /// Parameter types and result type.
+    pub fn signature(self) -> (&'static [Ty], Ty) {
+        use Ty::*;
+        match self {
+            Builtin::Top | Builtin::Bottom => (&[Zone], Card),
+            Builtin::Size => (&[Zone], Int),
+            Builtin::Next | Builtin::Prev => (&[Player], Player),
+            Builtin::Owner => (&[Card], Player),
+            Builtin::Pos => (&[Card], Int),
+            Builtin::Seat => (&[Int], Player),
+            Builtin::Random => (&[Int, Int], Int),
+            Builtin::Order => (&[Player], Players),
+            Builtin::Knows => (&[Player, Card], Bool),
+            Builtin::InZone => (&[Card, Zone], Bool),
+        }
+    }
+}
+
+/// A resolved, typed expression.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub enum Expr {
+    Int(i32),
+    /// `none`: no player, no card.
+    Nothing,
+    Opt(u16),
+    Global(u16),
+    Local(u16),
+    PerPlayer(u16, Box<Expr>),
+    /// A card's attribute.
+    Attr(u16, Box<Expr>),
+    /// A shared zone, or a per-player zone of the given player.
+    Zone(u16, Option<Box<Expr>>),
+    /// The cards of every instance of a per-player zone.
+    ZoneAll(u16),
+    Players,
+    EnumAll(u16),
+    PlayerCount,
+    /// The player who made the latest decision.
+    Actor,
+    /// The player whose turn it is.
+    Current,
+    /// The card at an index of a zone.
+    Index(Box<Expr>, Box<Expr>),
+    Not(Box<Expr>),
+    Neg(Box<Expr>),
+    Bin(BinOp, Box<Expr>, Box<Expr>),
+    Call(Builtin, Vec<Expr>),
+    Agg {
+        kind: AggKind,
+        slot: u16,
+        coll: Box<Expr>,
+        filter: Option<Box<Expr>>,
+        body: Option<Box<Expr>>,
+    },
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub enum LabelPart {
+    Text(String),
+    Expr(Expr, Ty),
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Bind {
+    pub slot: u16,
+    pub coll: Expr,
+    pub filter: Option<Expr>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Arm {
+    pub label: Vec<LabelPart>,
+    pub bind: Option<Bind>,
+    pub guard: Option<Expr>,
+    pub body: Vec<Stmt>,
+    pub span: Span,
+}
+
+/// Where an assignment writes.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub enum Place {
+    Local(u16),
+    Global(u16),
+    PerPlayer(u16, Expr),
+}
+
+#[derive(Clone, Debug)]
+pub struct Stmt {
+    pub kind: StmtKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub enum StmtKind {
+    Assign(Place, crate::syntax::ast::AssignOp, Expr),
+    If(Expr, Vec<Stmt>, Vec<Stmt>),
+    Loop(Vec<Stmt>),
+    While(Expr, Vec<Stmt>),
+    For(Bind, Vec<Stmt>),
+    Choose {
+        who: Expr,
+        arms: Vec<Arm>,
+        otherwise: Option<Vec<Stmt>>,
+    },
+    Window {
+        slot: u16,
+        from: Expr,
+        filter: Option<Expr>,
+        arms: Vec<Arm>,
+    },
+    Move {
+        what: Expr,
+        to: Expr,
+        bottom: bool,
+    },
+    MoveAll {
+        from: Expr,
+        to: Expr,
+        bottom: bool,
+    },
+    Deal(Expr, Expr, Expr),
+    Shuffle(Expr),
+    Swap(Expr, Expr),
+    Peek(Expr, Expr),
+    Reveal(Expr),
+    EndGame,
+    Leave(u16),
+    Return,
+    Break,
+    Call(u16, Vec<Expr>),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ProcKind {
+    Start,
+    Phase,
+    Turn,
+    Reaction,
+}
+
+#[derive(Clone, Debug)]
+pub struct Proc {
+    pub name: String,
+    pub kind: ProcKind,
+    pub params: Vec<Ty>,
+    pub locals: u16,
+    pub local_names: Vec<String>,
+    pub trigger: Option<u16>,
+    pub body: Vec<Stmt>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct OptionInfo {
+    pub name: String,
+    pub default: i32,
+    pub min: i32,
+    pub max: i32,
+    pub doc: String,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct EnumInfo {
+    pub name: String,
+    pub values: Vec<String>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct AttrInfo {
+    pub name: String,
+    pub ty: Ty,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct CardInfo {
+    pub name: String,
+    pub kind: u16,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct ZoneInfo {
+    pub name: String,
+    pub per_player: bool,
+    pub shape: Shape,
+    pub visibility: Visibility,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct VarInfo {
+    pub name: String,
+    pub ty: Ty,
+    pub per_player: bool,
+    pub init: Expr,
+}
+
+/// Everything the game declares, by index.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct Tables {
+    pub name: String,
+    pub min_players: u8,
+    pub max_players: u8,
+    pub counterclockwise: bool,
+    pub options: Vec<OptionInfo>,
+    pub enums: Vec<EnumInfo>,
+    pub kinds: Vec<String>,
+    pub attrs: Vec<AttrInfo>,
+    pub cards: Vec<CardInfo>,
+    /// `card * attrs.len() + attr`
+    pub card_attrs: Vec<i32>,
+    /// Zone each card starts in (its deck's home).
+    pub card_home: Vec<u16>,
+    pub zones: Vec<ZoneInfo>,
+    pub vars: Vec<VarInfo>,
+    /// The winners rule: highest (true) or lowest of the key, with the key's
+    /// player bound to local 0.
+    pub winners_highest: bool,
+    pub winners_key: Option<Expr>,
+}
+
+/// How often each declaration is used, for the lints.
+#[derive(Clone, Debug, Default)]
+pub struct Usage {
+    pub options_read: Vec<bool>,
+    pub vars_read: Vec<bool>,
+    pub vars_written: Vec<bool>,
+    pub zones_used: Vec<bool>,
+    pub enums_used: Vec<bool>,
+    /// Declaration spans, parallel to the tables, for lint labels.
+    pub option_spans: Vec<Span>,
+    pub var_spans: Vec<Span>,
+    pub zone_spans: Vec<Span>,
+    pub enum_spans: Vec<Span>,
+    pub kind_spans: Vec<Span>,
+    pub deck_spans: Vec<(u16, Span)>,
+}
+
+/// A checked rules file.
+#[derive(Clone, Debug)]
+pub struct Hir {
+    pub tables: Tables,
+    /// Procedure 0 is `start`.
+    pub procs: Vec<Proc>,
+    pub usage: Usage,
+}

@@ -1,0 +1,405 @@
+//! Stage 2, AST -> HIR. Resolves every name to a typed index, checks
+//! types, arities, deck sizes, option ranges and reachability, and collects
+//! ALL the problems it finds instead of stopping at the first.
+//!
+//! `mod.rs` owns declarations (game, options, enums, cards, decks, zones,
+//! variables); `expr.rs` resolves expressions; `stmt.rs` statements and the
+//! whole-program checks (reachability, end condition).
+
+mod decks;
+mod expr;
+pub mod hir;
+mod stmt;
+
+use crate::diag::{Diagnostic, Span, did_you_mean};
+use crate::syntax::ast::{self, Item};
+use hir::*;
+use std::collections::HashMap;
+
+/// What a top-level name stands for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Sym {
+    Option(u16),
+    Enum(u16),
+    Kind(u16),
+    Deck(u16),
+    Zone(u16),
+    Var(u16),
+    Proc(u16),
+}
+
+impl Sym {
+    fn what(self) -> &'static str {
+        match self {
+            Sym::Option(_) => "option",
+            Sym::Enum(_) => "enum",
+            Sym::Kind(_) => "card kind",
+            Sym::Deck(_) => "deck",
+            Sym::Zone(_) => "zone",
+            Sym::Var(_) => "variable",
+            Sym::Proc(_) => "phase",
+        }
+    }
+}
+
+pub(crate) struct Checker {
+    pub diags: Vec<Diagnostic>,
+    pub tables: Tables,
+    pub usage: Usage,
+    pub names: HashMap<String, (Sym, Span)>,
+    /// Enum value name -> (enum, value) candidates.
+    pub enum_values: HashMap<String, Vec<(u16, u16)>>,
+    pub procs: Vec<Proc>,
+    /// Calls seen: (caller, callee) for reachability.
+    pub calls: Vec<(u16, u16)>,
+    /// Procedures that contain an `end game`.
+    pub ends: Vec<u16>,
+}
+
+/// Check a parsed file. Returns the HIR (usable only when no diagnostic is
+/// an error) and every diagnostic found.
+pub fn check(file: &ast::File) -> (Hir, Vec<Diagnostic>) {
+    let mut c = Checker {
+        diags: Vec::new(),
+        tables: Tables::default(),
+        usage: Usage::default(),
+        names: HashMap::new(),
+        enum_values: HashMap::new(),
+        procs: Vec::new(),
+        calls: Vec::new(),
+        ends: Vec::new(),
+    };
+    c.declare_all(file);
+    c.check_decks(file);
+    c.check_vars(file);
+    c.check_procs(file);
+    c.check_winners(file);
+    c.check_program(file);
+    let hir = Hir {
+        tables: c.tables,
+        procs: c.procs,
+        usage: c.usage,
+    };
+    (hir, c.diags)
+}
+
+impl Checker {
+    pub(crate) fn error(&mut self, d: Diagnostic) {
+        self.diags.push(d);
+    }
+
+    fn define(&mut self, name: &ast::Name, sym: Sym) -> bool {
+        if let Some((prev, span)) = self.names.get(&name.text) {
+            let what = prev.what();
+            let span = *span;
+            self.error(
+                Diagnostic::error("E0102", format!("`{}` is defined twice", name.text))
+                    .label(name.span, "defined again here")
+                    .label(span, format!("first defined here as a {what}"))
+                    .help("every top-level name must be unique: rename one of them"),
+            );
+            return false;
+        }
+        self.names.insert(name.text.clone(), (sym, name.span));
+        true
+    }
+
+    /// Resolve a type name.
+    pub(crate) fn ty(&mut self, name: &ast::Name) -> Ty {
+        match name.text.as_str() {
+            "int" => return Ty::Int,
+            "bool" => return Ty::Bool,
+            "player" => return Ty::Player,
+            "card" => return Ty::Card,
+            "zone" => return Ty::Zone,
+            _ => {}
+        }
+        if let Some((Sym::Enum(e), _)) = self.names.get(&name.text) {
+            let e = *e;
+            self.usage.enums_used[e as usize] = true;
+            return Ty::Enum(e);
+        }
+        let mut all: Vec<&str> = vec!["int", "bool", "player", "card", "zone"];
+        all.extend(self.tables.enums.iter().map(|e| e.name.as_str()));
+        let hint = match did_you_mean(&name.text, all.iter().copied()) {
+            Some(s) => format!("did you mean `{s}`?"),
+            None => format!("types are int, bool, player, card, zone or an enum: {}", all.join(", ")),
+        };
+        self.error(
+            Diagnostic::error("E0111", format!("unknown type `{}`", name.text))
+                .label(name.span, "not a type")
+                .help(hint),
+        );
+        Ty::Error
+    }
+
+    /// First pass: every top-level name, so that order of declaration does not matter.
+    fn declare_all(&mut self, file: &ast::File) {
+        let mut game_seen: Option<Span> = None;
+        for item in &file.items {
+            match item {
+                Item::Game(g) => {
+                    if let Some(prev) = game_seen {
+                        self.error(
+                            Diagnostic::error("E0102", "the game is declared twice")
+                                .label(g.span, "declared again here")
+                                .label(prev, "first declared here")
+                                .help("a rules file describes one game: keep one `game` block"),
+                        );
+                        continue;
+                    }
+                    game_seen = Some(g.span);
+                    self.tables.name = g.name.clone();
+                    self.tables.counterclockwise = g.counterclockwise;
+                    let (lo, hi) = match g.players {
+                        Some((lo, hi, span)) => {
+                            if lo < 1 || hi > 32 || lo > hi {
+                                self.error(
+                                    Diagnostic::error("E0110", "impossible player count")
+                                        .label(span, format!("{lo}..{hi} is not a valid range"))
+                                        .help("write `players MIN..MAX` with 1 <= MIN <= MAX <= 32"),
+                                );
+                                (1, 1)
+                            } else {
+                                (lo, hi)
+                            }
+                        }
+                        None => (2, 2),
+                    };
+                    self.tables.min_players = lo as u8;
+                    self.tables.max_players = hi as u8;
+                }
+                Item::Option(o) => {
+                    let id = self.tables.options.len() as u16;
+                    if self.define(&o.name, Sym::Option(id)) {
+                        if o.min > o.max {
+                            self.error(
+                                Diagnostic::error("E0106", format!("option `{}` has an empty range", o.name.text))
+                                    .label(o.range_span, "the minimum is above the maximum")
+                                    .help("write the range as MIN..MAX"),
+                            );
+                        } else if o.default.0 < o.min || o.default.0 > o.max {
+                            self.error(
+                                Diagnostic::error(
+                                    "E0106",
+                                    format!("the default of option `{}` is out of its range", o.name.text),
+                                )
+                                .label(o.default.1, format!("{} is not in {}..{}", o.default.0, o.min, o.max))
+                                .label(o.range_span, "the allowed range")
+                                .help("choose a default inside the range, or widen the range"),
+                            );
+                        }
+                        self.tables.options.push(OptionInfo {
+                            name: o.name.text.clone(),
+                            default: o.default.0 as i32,
+                            min: o.min as i32,
+                            max: o.max as i32,
+                            doc: o.doc.clone().unwrap_or_default(),
+                        });
+                        self.usage.options_read.push(false);
+                        self.usage.option_spans.push(o.name.span);
+                    }
+                }
+                Item::Enum(e) => {
+                    let id = self.tables.enums.len() as u16;
+                    if self.define(&e.name, Sym::Enum(id)) {
+                        let mut values: Vec<String> = Vec::new();
+                        for v in &e.values {
+                            if values.contains(&v.text) {
+                                self.error(
+                                    Diagnostic::error("E0102", format!("`{}` appears twice in enum `{}`", v.text, e.name.text))
+                                        .label(v.span, "repeated here")
+                                        .help("list each value once"),
+                                );
+                                continue;
+                            }
+                            self.enum_values
+                                .entry(v.text.clone())
+                                .or_default()
+                                .push((id, values.len() as u16));
+                            values.push(v.text.clone());
+                        }
+                        self.tables.enums.push(EnumInfo {
+                            name: e.name.text.clone(),
+                            values,
+                        });
+                        self.usage.enums_used.push(false);
+                        self.usage.enum_spans.push(e.name.span);
+                    }
+                }
+                Item::Zone(z) => {
+                    let id = self.tables.zones.len() as u16;
+                    if self.define(&z.name, Sym::Zone(id)) {
+                        self.tables.zones.push(ZoneInfo {
+                            name: z.name.text.clone(),
+                            per_player: z.per_player,
+                            shape: z.shape,
+                            visibility: z.visibility,
+                        });
+                        self.usage.zones_used.push(false);
+                        self.usage.zone_spans.push(z.name.span);
+                    }
+                }
+                Item::Phase(p) => {
+                    let id = self.procs.len() as u16 + 1;
+                    if self.define(&p.name, Sym::Proc(id)) {
+                        let kind = match p.kind {
+                            ast::PhaseKind::Phase => ProcKind::Phase,
+                            ast::PhaseKind::Turn => ProcKind::Turn,
+                            ast::PhaseKind::Reaction => ProcKind::Reaction,
+                        };
+                        self.procs.push(Proc {
+                            name: p.name.text.clone(),
+                            kind,
+                            params: Vec::new(),
+                            locals: 0,
+                            local_names: Vec::new(),
+                            trigger: None,
+                            body: Vec::new(),
+                            span: p.name.span,
+                        });
+                    }
+                }
+                _ => {}
+            }
+        }
+        if game_seen.is_none() {
+            self.error(
+                Diagnostic::error("E0109", "no `game` declaration")
+                    .label(Span::new(0, 0), "the file should start with the game")
+                    .help("add `game \"Name\" { players 2..4 }` at the top"),
+            );
+        }
+        // Procedure 0 is `start`; the phases were numbered from 1.
+        self.procs.insert(
+            0,
+            Proc {
+                name: "start".into(),
+                kind: ProcKind::Start,
+                params: Vec::new(),
+                locals: 0,
+                local_names: Vec::new(),
+                trigger: None,
+                body: Vec::new(),
+                span: Span::default(),
+            },
+        );
+        // Card kinds come after enums so attribute types resolve.
+        for item in &file.items {
+            if let Item::Card(k) = item {
+                self.declare_kind(k);
+            }
+        }
+        // Variables after enums (their types) and kinds.
+        for item in &file.items {
+            if let Item::Var(v) = item {
+                let id = self.tables.vars.len() as u16;
+                if self.define(&v.name, Sym::Var(id)) {
+                    let ty = self.ty(&v.ty);
+                    self.tables.vars.push(VarInfo {
+                        name: v.name.text.clone(),
+                        ty,
+                        per_player: v.per_player,
+                        init: default_value(ty),
+                    });
+                    self.usage.vars_read.push(false);
+                    self.usage.vars_written.push(false);
+                    self.usage.var_spans.push(v.name.span);
+                }
+            }
+        }
+        // Phase parameter types.
+        for item in &file.items {
+            if let Item::Phase(p) = item {
+                let Some((Sym::Proc(id), span)) = self.names.get(&p.name.text).copied() else {
+                    continue;
+                };
+                if span != p.name.span {
+                    continue;
+                }
+                let params: Vec<Ty> = p.params.iter().map(|(_, t)| self.ty(t)).collect();
+                if p.kind == ast::PhaseKind::Turn && params.first() != Some(&Ty::Player) {
+                    self.error(
+                        Diagnostic::error("E0103", format!("turn `{}` must take its player first", p.name.text))
+                            .label(p.name.span, "a turn belongs to a player")
+                            .help(format!("declare it as `turn {}(p: player) {{ ... }}`", p.name.text)),
+                    );
+                }
+                if p.kind == ast::PhaseKind::Reaction
+                    && !(params.is_empty() || params == [Ty::Card])
+                {
+                    self.error(
+                        Diagnostic::error("E0103", format!("reaction `{}` takes at most the card that entered", p.name.text))
+                            .label(p.name.span, "wrong parameters")
+                            .help("declare it as `reaction NAME(c: card) on enter ZONE { ... }` or without parameters"),
+                    );
+                }
+                self.procs[id as usize].params = params;
+            }
+        }
+    }
+
+    fn check_vars(&mut self, file: &ast::File) {
+        for item in &file.items {
+            if let Item::Var(v) = item {
+                let Some((Sym::Var(id), span)) = self.names.get(&v.name.text).copied() else {
+                    continue;
+                };
+                if span != v.name.span {
+                    continue;
+                }
+                if let Some(init) = &v.init {
+                    let want = self.tables.vars[id as usize].ty;
+                    let mut scope = expr::Scope::default();
+                    let e = self.expect(init, want, &mut scope, "the initial value");
+                    self.tables.vars[id as usize].init = e;
+                }
+            }
+        }
+    }
+
+    fn check_winners(&mut self, file: &ast::File) {
+        let mut found = false;
+        for item in &file.items {
+            if let Item::Winners(w) = item {
+                found = true;
+                let mut scope = expr::Scope::default();
+                scope.push("p", Ty::Player);
+                let key = self.expect(&w.key, Ty::Int, &mut scope, "the winners' score");
+                self.tables.winners_highest = w.highest;
+                self.tables.winners_key = Some(key);
+            }
+        }
+        if !found {
+            self.error(
+                Diagnostic::error("E0109", "no `winners` rule")
+                    .label(Span::new(0, 0), "the game never says who wins")
+                    .help("add for example `winners highest p.score` or `winners lowest p.score`"),
+            );
+        }
+    }
+
+    /// Look up a top-level name, reporting it with a did-you-mean if unknown.
+    pub(crate) fn unknown(&mut self, name: &str, span: Span, what: &str, extra: &[&str]) {
+        let mut cands: Vec<&str> = self.names.keys().map(String::as_str).collect();
+        cands.extend(self.enum_values.keys().map(String::as_str));
+        cands.extend(extra.iter().copied());
+        cands.sort();
+        let help = match did_you_mean(name, cands.into_iter()) {
+            Some(s) => format!("did you mean `{s}`?"),
+            None => format!("declare `{name}` first, or check its spelling"),
+        };
+        self.error(
+            Diagnostic::error("E0101", format!("unknown {what} `{name}`"))
+                .label(span, "not found")
+                .help(help),
+        );
+    }
+}
+
+pub(crate) fn default_value(ty: Ty) -> Expr {
+    match ty {
+        Ty::Player | Ty::Card | Ty::Zone => Expr::Nothing,
+        _ => Expr::Int(0),
+    }
+}

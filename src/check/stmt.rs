@@ -1,0 +1,375 @@
+//! Statements and whole-program checks: phase bodies, choices, windows,
+//! effects, calls with arity, `break` outside loops, reachability of
+//! phases from `start`, and the presence of an end condition.
+
+use super::expr::Scope;
+use super::hir::*;
+use super::{Checker, Sym};
+use crate::diag::{Diagnostic, Span};
+use crate::syntax::ast::{self, Item, StmtKind as S};
+
+struct Ctx {
+    proc: u16,
+    loops: u32,
+}
+
+impl Checker {
+    pub(super) fn check_procs(&mut self, file: &ast::File) {
+        let mut starts = 0;
+        for item in &file.items {
+            match item {
+                Item::Start(block, span) => {
+                    starts += 1;
+                    if starts > 1 {
+                        self.error(
+                            Diagnostic::error("E0102", "`start` is defined twice")
+                                .label(*span, "second start")
+                                .help("a game has one `start` block; move the rest into a phase"),
+                        );
+                        continue;
+                    }
+                    let mut scope = Scope::default();
+                    let mut ctx = Ctx { proc: 0, loops: 0 };
+                    let body = self.block(block, &mut scope, &mut ctx);
+                    self.procs[0].body = body;
+                    self.procs[0].locals = scope.next_slot;
+                    self.procs[0].local_names = scope.slot_names;
+                    self.procs[0].span = Span::new(span.start as usize, span.start as usize + 5);
+                }
+                Item::Phase(p) => {
+                    let Some((Sym::Proc(id), span)) = self.names.get(&p.name.text).copied() else {
+                        continue;
+                    };
+                    if span != p.name.span {
+                        continue;
+                    }
+                    let mut scope = Scope::default();
+                    let params = self.procs[id as usize].params.clone();
+                    for ((n, _), t) in p.params.iter().zip(params) {
+                        scope.push(&n.text, t);
+                    }
+                    if let Some(t) = &p.trigger {
+                        match self.names.get(&t.text) {
+                            Some((Sym::Zone(z), _)) => {
+                                let z = *z;
+                                self.usage.zones_used[z as usize] = true;
+                                self.procs[id as usize].trigger = Some(z);
+                            }
+                            _ => self.unknown(&t.text, t.span, "zone", &[]),
+                        }
+                    }
+                    let mut ctx = Ctx { proc: id, loops: 0 };
+                    let body = self.block(&p.body, &mut scope, &mut ctx);
+                    self.procs[id as usize].body = body;
+                    self.procs[id as usize].locals = scope.next_slot;
+                    self.procs[id as usize].local_names = scope.slot_names;
+                }
+                _ => {}
+            }
+        }
+        if starts == 0 {
+            self.error(
+                Diagnostic::error("E0109", "no `start` block")
+                    .label(Span::new(0, 0), "the game has nowhere to begin")
+                    .help("add `start { ... }`: the flow of the game, from the deal to `end game`"),
+            );
+        }
+    }
+
+    fn block(&mut self, b: &ast::Block, scope: &mut Scope, ctx: &mut Ctx) -> Vec<Stmt> {
+        scope.open();
+        let out = b.stmts.iter().filter_map(|s| self.stmt(s, scope, ctx)).collect();
+        scope.close();
+        out
+    }
+
+    fn stmt(&mut self, s: &ast::Stmt, scope: &mut Scope, ctx: &mut Ctx) -> Option<Stmt> {
+        let kind = match &s.kind {
+            S::Let(n, e) => {
+                let (x, t) = self.expr(e, scope);
+                let slot = scope.push(&n.text, t);
+                StmtKind::Assign(Place::Local(slot), ast::AssignOp::Set, x)
+            }
+            S::Assign(base, field, op, e) => {
+                let (place, ty) = self.place(base, field.as_ref(), scope)?;
+                let want = if *op == ast::AssignOp::Set { ty } else { Ty::Int };
+                if *op != ast::AssignOp::Set && ty != Ty::Int && ty != Ty::Error {
+                    self.mismatch(s.span, Ty::Int, ty, "a variable changed by `+=` or `-=`");
+                }
+                let x = self.expect(e, want, scope, "the assigned value");
+                StmtKind::Assign(place, *op, x)
+            }
+            S::If(c, t, e) => {
+                let c = self.expect(c, Ty::Bool, scope, "an `if` condition");
+                let t = self.block(t, scope, ctx);
+                let e = e.as_ref().map(|e| self.block(e, scope, ctx)).unwrap_or_default();
+                StmtKind::If(c, t, e)
+            }
+            S::Loop(b) => {
+                ctx.loops += 1;
+                let b = self.block(b, scope, ctx);
+                ctx.loops -= 1;
+                StmtKind::Loop(b)
+            }
+            S::While(c, b) => {
+                let c = self.expect(c, Ty::Bool, scope, "a `while` condition");
+                ctx.loops += 1;
+                let b = self.block(b, scope, ctx);
+                ctx.loops -= 1;
+                StmtKind::While(c, b)
+            }
+            S::For(bind, body) => {
+                scope.open();
+                let bind = self.bind(bind, scope);
+                ctx.loops += 1;
+                let body = self.block(body, scope, ctx);
+                ctx.loops -= 1;
+                scope.close();
+                StmtKind::For(bind, body)
+            }
+            S::Choose { who, arms, otherwise } => {
+                let who = self.expect(who, Ty::Player, scope, "the player who chooses");
+                let arms = arms.iter().map(|a| self.arm(a, scope, ctx)).collect();
+                let otherwise = otherwise.as_ref().map(|b| self.block(b, scope, ctx));
+                StmtKind::Choose { who, arms, otherwise }
+            }
+            S::Window { var, from, filter, arms } => {
+                let from = self.expect(from, Ty::Player, scope, "the first player of a window");
+                scope.open();
+                let slot = scope.push(&var.text, Ty::Player);
+                let filter = filter
+                    .as_ref()
+                    .map(|f| self.expect(f, Ty::Bool, scope, "a `where` filter"));
+                // `break` inside a window arm would leave the window: count it as a loop.
+                ctx.loops += 1;
+                let arms = arms.iter().map(|a| self.arm(a, scope, ctx)).collect();
+                ctx.loops -= 1;
+                scope.close();
+                StmtKind::Window { slot, from, filter, arms }
+            }
+            S::Move { all, what, to, bottom } => {
+                let to = self.expect(to, Ty::Zone, scope, "the destination of `move`");
+                if *all {
+                    let from = self.expect(what, Ty::Zone, scope, "the zone emptied by `move all`");
+                    StmtKind::MoveAll { from, to, bottom: *bottom }
+                } else {
+                    let what = self.expect(what, Ty::Card, scope, "the thing moved");
+                    StmtKind::Move { what, to, bottom: *bottom }
+                }
+            }
+            S::Deal(n, from, to) => {
+                let n = self.expect(n, Ty::Int, scope, "the number of cards dealt");
+                let from = self.expect(from, Ty::Zone, scope, "the zone dealt from");
+                let to = self.expect(to, Ty::Zone, scope, "the zone dealt to");
+                StmtKind::Deal(n, from, to)
+            }
+            S::Shuffle(z) => StmtKind::Shuffle(self.expect(z, Ty::Zone, scope, "the shuffled zone")),
+            S::Swap(a, b) => {
+                let a = self.expect(a, Ty::Card, scope, "a swapped card");
+                let b = self.expect(b, Ty::Card, scope, "a swapped card");
+                StmtKind::Swap(a, b)
+            }
+            S::Peek(p, c) => {
+                let p = self.expect(p, Ty::Player, scope, "the player who peeks");
+                let c = self.expect(c, Ty::Card, scope, "the card looked at");
+                StmtKind::Peek(p, c)
+            }
+            S::Reveal(c) => StmtKind::Reveal(self.expect(c, Ty::Card, scope, "the revealed card")),
+            S::EndGame => {
+                self.ends.push(ctx.proc);
+                StmtKind::EndGame
+            }
+            S::Leave(n) => match self.names.get(&n.text) {
+                Some((Sym::Proc(p), _)) => StmtKind::Leave(*p),
+                _ => {
+                    self.unknown(&n.text, n.span, "phase", &[]);
+                    return None;
+                }
+            },
+            S::Return => StmtKind::Return,
+            S::Break => {
+                if ctx.loops == 0 {
+                    self.error(
+                        Diagnostic::error("E0112", "`break` outside a loop")
+                            .label(s.span, "nothing to break out of")
+                            .help("use `return` to leave a phase, or `leave NAME` to end an enclosing phase"),
+                    );
+                }
+                StmtKind::Break
+            }
+            S::Call(n, args) => return self.call_stmt(n, args, s.span, scope, ctx),
+        };
+        Some(Stmt { kind, span: s.span })
+    }
+
+    fn place(&mut self, base: &ast::Name, field: Option<&ast::Name>, scope: &mut Scope) -> Option<(Place, Ty)> {
+        match field {
+            None => {
+                if let Some((slot, ty)) = scope.get(&base.text) {
+                    return Some((Place::Local(slot), ty));
+                }
+                match self.names.get(&base.text).map(|s| s.0) {
+                    Some(Sym::Var(v)) if !self.tables.vars[v as usize].per_player => {
+                        self.usage.vars_written[v as usize] = true;
+                        Some((Place::Global(v), self.tables.vars[v as usize].ty))
+                    }
+                    Some(Sym::Var(_)) => {
+                        self.error(
+                            Diagnostic::error("E0103", format!("`{}` belongs to each player", base.text))
+                                .label(base.span, "which player's?")
+                                .help(format!("write `p.{} = ...` for a player `p`", base.text)),
+                        );
+                        None
+                    }
+                    Some(Sym::Option(_)) => {
+                        self.error(
+                            Diagnostic::error("E0115", format!("option `{}` cannot be changed by the rules", base.text))
+                                .label(base.span, "options are fixed when the game starts")
+                                .help("declare a `var` initialised from the option and change that"),
+                        );
+                        None
+                    }
+                    _ => {
+                        self.unknown(&base.text, base.span, "variable", &[]);
+                        None
+                    }
+                }
+            }
+            Some(f) => {
+                let (pl, pt) = self.name_expr(base, scope);
+                if !pt.fits(Ty::Player) {
+                    self.mismatch(base.span, Ty::Player, pt, "the owner of a per-player variable");
+                    return None;
+                }
+                match self.names.get(&f.text).map(|s| s.0) {
+                    Some(Sym::Var(v)) if self.tables.vars[v as usize].per_player => {
+                        self.usage.vars_written[v as usize] = true;
+                        Some((Place::PerPlayer(v, pl), self.tables.vars[v as usize].ty))
+                    }
+                    _ => {
+                        self.unknown(&f.text, f.span, "per-player variable", &[]);
+                        None
+                    }
+                }
+            }
+        }
+    }
+
+    fn name_expr(&mut self, n: &ast::Name, scope: &mut Scope) -> (Expr, Ty) {
+        let e = ast::Expr {
+            kind: ast::ExprKind::Name(n.text.clone()),
+            span: n.span,
+        };
+        self.expr(&e, scope)
+    }
+
+    fn bind(&mut self, b: &ast::Binding, scope: &mut Scope) -> Bind {
+        let (coll, el) = self.collection(&b.coll, scope);
+        let slot = scope.push(&b.var.text, el);
+        let filter = b.filter.as_ref().map(|f| self.expect(f, Ty::Bool, scope, "a `where` filter"));
+        Bind { slot, coll, filter }
+    }
+
+    fn arm(&mut self, a: &ast::OptionArm, scope: &mut Scope, ctx: &mut Ctx) -> Arm {
+        scope.open();
+        let bind = a.binding.as_ref().map(|b| self.bind(b, scope));
+        let guard = a.guard.as_ref().map(|g| self.expect(g, Ty::Bool, scope, "a `when` guard"));
+        let mut label = Vec::new();
+        for part in &a.label.parts {
+            match part {
+                ast::InterpPart::Text(t) => label.push(LabelPart::Text(t.clone())),
+                ast::InterpPart::Expr(e) => {
+                    let (x, t) = self.expr(e, scope);
+                    label.push(LabelPart::Expr(x, t));
+                }
+            }
+        }
+        let body = self.block(&a.body, scope, ctx);
+        scope.close();
+        Arm { label, bind, guard, body, span: a.span }
+    }
+
+    fn call_stmt(&mut self, n: &ast::Name, args: &[ast::Expr], span: Span, scope: &mut Scope, ctx: &mut Ctx) -> Option<Stmt> {
+        let id = match self.names.get(&n.text).map(|s| s.0) {
+            Some(Sym::Proc(id)) => id,
+            _ => {
+                if crate::check::hir::Builtin::ALL.iter().any(|(b, _)| *b == n.text) {
+                    self.error(
+                        Diagnostic::error("E0103", format!("`{}` is a function, not a phase", n.text))
+                            .label(n.span, "its value would be thrown away")
+                            .help("use it inside an expression, for example `let x = ...`"),
+                    );
+                } else {
+                    self.unknown(&n.text, n.span, "phase", &[]);
+                }
+                return None;
+            }
+        };
+        if self.procs[id as usize].kind == ProcKind::Reaction {
+            self.error(
+                Diagnostic::error("E0103", format!("reaction `{}` cannot be called", n.text))
+                    .label(n.span, "reactions open by themselves")
+                    .help("a reaction runs when a card enters its zone; move a card there instead"),
+            );
+        }
+        let params = self.procs[id as usize].params.clone();
+        if params.len() != args.len() {
+            self.error(
+                Diagnostic::error(
+                    "E0104",
+                    format!("`{}` takes {} argument(s) but {} were given", n.text, params.len(), args.len()),
+                )
+                .label(span, "wrong number of arguments")
+                .label(self.procs[id as usize].span, "declared here")
+                .help("pass one value per parameter, in order"),
+            );
+            return None;
+        }
+        let xs = args
+            .iter()
+            .zip(params)
+            .map(|(a, t)| self.expect(a, t, scope, &format!("this argument of `{}`", n.text)))
+            .collect();
+        self.calls.push((ctx.proc, id));
+        Some(Stmt { kind: StmtKind::Call(id, xs), span })
+    }
+
+    /// Reachability from `start` (and from reactions), and the end condition.
+    pub(super) fn check_program(&mut self, _file: &ast::File) {
+        let n = self.procs.len();
+        let mut reached = vec![false; n];
+        let mut stack: Vec<u16> = vec![0];
+        for (i, p) in self.procs.iter().enumerate() {
+            if p.kind == ProcKind::Reaction {
+                stack.push(i as u16);
+            }
+        }
+        while let Some(p) = stack.pop() {
+            if std::mem::replace(&mut reached[p as usize], true) {
+                continue;
+            }
+            for &(from, to) in &self.calls {
+                if from == p && !reached[to as usize] {
+                    stack.push(to);
+                }
+            }
+        }
+        for (i, p) in self.procs.iter().enumerate() {
+            if !reached[i] && p.kind != ProcKind::Start {
+                let d = Diagnostic::warning("E0107", format!("phase `{}` can never be reached", p.name))
+                    .label(p.span, "never called from `start`")
+                    .help(format!("call `{}(...)` from a reachable phase, or delete it", p.name));
+                self.diags.push(d);
+            }
+        }
+        let has_start = !self.procs[0].body.is_empty() || self.procs[0].span != Span::default();
+        if has_start && !self.ends.iter().any(|p| reached[*p as usize]) {
+            let span = self.procs[0].span;
+            self.error(
+                Diagnostic::error("E0108", "the game has no end condition")
+                    .label(span, "no `end game` is reachable from here")
+                    .help("add `end game` where the game stops, for example `if max(p.score for p in players) >= target { end game }`"),
+            );
+        }
+    }
+}

@@ -1,0 +1,237 @@
+//! Diagnostics: every problem found in a rules file, as a miette report with
+//! a stable code, the file, labelled spans and a help line. Stages collect
+//! them into a [`Diagnostics`] list instead of stopping at the first.
+
+use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource, Severity};
+use std::fmt;
+use std::sync::Arc;
+
+/// A byte range in the source text.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Span {
+    pub start: u32,
+    pub end: u32,
+}
+
+impl Span {
+    pub fn new(start: usize, end: usize) -> Span {
+        Span {
+            start: start as u32,
+            end: end as u32,
+        }
+    }
+    pub fn len(&self) -> usize {
+        (self.end - self.start) as usize
+    }
+    pub fn is_empty(&self) -> bool {
+        self.end == self.start
+    }
+    pub fn to(self, other: Span) -> Span {
+        Span {
+            start: self.start.min(other.start),
+            end: self.end.max(other.end),
+        }
+    }
+}
+
+/// A rules file's name and text, shared by all its diagnostics.
+#[derive(Clone, Debug)]
+pub struct Source {
+    pub name: String,
+    pub text: Arc<str>,
+}
+
+impl Source {
+    pub fn new(name: impl Into<String>, text: impl Into<Arc<str>>) -> Source {
+        Source {
+            name: name.into(),
+            text: text.into(),
+        }
+    }
+    /// 1-based line number of a byte offset.
+    pub fn line_of(&self, offset: u32) -> usize {
+        let end = (offset as usize).min(self.text.len());
+        self.text[..end].bytes().filter(|b| *b == b'\n').count() + 1
+    }
+}
+
+/// One problem in a rules file.
+#[derive(Clone, Debug)]
+pub struct Diagnostic {
+    /// Stable code, for example `E0101`, or a lint name such as `unused-var`.
+    pub code: String,
+    pub severity: Severity,
+    pub message: String,
+    pub labels: Vec<(Span, String)>,
+    pub help: Option<String>,
+}
+
+impl Diagnostic {
+    pub fn error(code: &str, message: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            code: code.to_string(),
+            severity: Severity::Error,
+            message: message.into(),
+            labels: Vec::new(),
+            help: None,
+        }
+    }
+    pub fn warning(code: &str, message: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            severity: Severity::Warning,
+            ..Diagnostic::error(code, message)
+        }
+    }
+    pub fn label(mut self, span: Span, text: impl Into<String>) -> Diagnostic {
+        self.labels.push((span, text.into()));
+        self
+    }
+    pub fn help(mut self, text: impl Into<String>) -> Diagnostic {
+        self.help = Some(text.into());
+        self
+    }
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+    /// The first label's span, if any.
+    pub fn span(&self) -> Option<Span> {
+        self.labels.first().map(|l| l.0)
+    }
+}
+
+/// A diagnostic bound to its source, so miette can render it.
+#[derive(Debug)]
+pub struct Report<'a> {
+    pub diag: &'a Diagnostic,
+    pub src: NamedSource<Arc<str>>,
+}
+
+impl fmt::Display for Report<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.diag.message)
+    }
+}
+
+impl std::error::Error for Report<'_> {}
+
+impl miette::Diagnostic for Report<'_> {
+    fn code<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
+        Some(Box::new(&self.diag.code))
+    }
+    fn severity(&self) -> Option<Severity> {
+        Some(self.diag.severity)
+    }
+    fn help<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
+        self.diag
+            .help
+            .as_ref()
+            .map(|h| Box::new(h) as Box<dyn fmt::Display>)
+    }
+    fn source_code(&self) -> Option<&dyn miette::SourceCode> {
+        Some(&self.src)
+    }
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
+        Some(Box::new(self.diag.labels.iter().map(|(span, text)| {
+            LabeledSpan::new(
+                Some(text.clone()),
+                span.start as usize,
+                span.len().max(usize::from(span.is_empty())),
+            )
+        })))
+    }
+}
+
+/// All the problems found in one rules file.
+#[derive(Clone, Debug)]
+pub struct Diagnostics {
+    pub source: Source,
+    pub items: Vec<Diagnostic>,
+}
+
+impl Diagnostics {
+    pub fn new(source: Source) -> Diagnostics {
+        Diagnostics {
+            source,
+            items: Vec::new(),
+        }
+    }
+    pub fn push(&mut self, d: Diagnostic) {
+        self.items.push(d);
+    }
+    pub fn has_errors(&self) -> bool {
+        self.items.iter().any(Diagnostic::is_error)
+    }
+    pub fn error_count(&self) -> usize {
+        self.items.iter().filter(|d| d.is_error()).count()
+    }
+    /// Sort by position so reports read top to bottom.
+    pub fn sort(&mut self) {
+        self.items
+            .sort_by_key(|d| (d.span().map(|s| s.start).unwrap_or(u32::MAX), d.code.clone()));
+    }
+
+    /// Render every diagnostic as miette would, without colour (for tests and pipes).
+    pub fn render_plain(&self) -> String {
+        self.render_with(GraphicalReportHandler::new_themed(
+            GraphicalTheme::unicode_nocolor(),
+        ))
+    }
+
+    /// Render for a terminal: colour unless `NO_COLOR` is set or stderr is not a tty.
+    pub fn render_auto(&self) -> String {
+        use std::io::IsTerminal;
+        if std::env::var_os("NO_COLOR").is_some() || !std::io::stderr().is_terminal() {
+            self.render_plain()
+        } else {
+            self.render_with(GraphicalReportHandler::new())
+        }
+    }
+
+    fn render_with(&self, handler: GraphicalReportHandler) -> String {
+        let handler = handler.with_width(100);
+        let mut out = String::new();
+        for d in &self.items {
+            let report = Report {
+                diag: d,
+                src: NamedSource::new(self.source.name.clone(), self.source.text.clone()),
+            };
+            let _ = handler.render_report(&mut out, &report);
+            out.push('\n');
+        }
+        let errors = self.error_count();
+        let warnings = self.items.len() - errors;
+        out.push_str(&format!(
+            "{}: {} error(s), {} warning(s)\n",
+            self.source.name, errors, warnings
+        ));
+        out
+    }
+}
+
+/// The closest of `candidates` to `name`, for "did you mean" hints.
+pub fn did_you_mean<'a>(name: &str, candidates: impl Iterator<Item = &'a str>) -> Option<&'a str> {
+    let mut best: Option<(usize, &str)> = None;
+    for c in candidates {
+        let d = edit_distance(name, c);
+        let limit = (name.len().max(c.len()) / 3).max(1);
+        if d <= limit && best.is_none_or(|(bd, _)| d < bd) {
+            best = Some((d, c));
+        }
+    }
+    best.map(|(_, c)| c)
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.iter().enumerate() {
+        let mut cur = vec![i + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let sub = prev[j] + usize::from(ca != cb);
+            cur.push(sub.min(prev[j + 1] + 1).min(cur[j] + 1));
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}

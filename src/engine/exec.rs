@@ -1,0 +1,370 @@
+//! The interpreter: runs the action graph from the current node until a
+//! decision (or the end), lists the legal actions at a decision, and
+//! applies one. Reactions are calls pushed when a card enters a zone that
+//! opens them.
+
+use super::eval::{Coll, Ev, Fault};
+use super::state::{Frame, State};
+use crate::graph::{Graph, Node};
+use crate::syntax::ast::AssignOp;
+use crate::check::hir::{Place, ProcKind};
+use serde::{Deserialize, Serialize};
+
+/// One legal move: which arm of the pending choice, and the value it binds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Action {
+    pub arm: u16,
+    pub value: i32,
+}
+
+impl Action {
+    /// Passing in a reaction window.
+    pub const PASS: u16 = u16::MAX;
+}
+
+/// Steps the interpreter may take between two decisions before it calls the
+/// rules runaway.
+pub const STEP_BUDGET: u64 = 5_000_000;
+
+/// Where a fault happened: (phase, node).
+pub type At = (u16, u32);
+
+impl State {
+    fn frame(&self) -> Frame {
+        *self.frames.last().expect("a running game has a frame")
+    }
+
+    /// Evaluate with the current frame's locals.
+    fn ev<T>(&mut self, g: &Graph, f: impl FnOnce(&mut Ev) -> Result<T, Fault>) -> Result<T, Fault> {
+        let base = self.frame().base as usize;
+        let mut ev = Ev {
+            g,
+            c: &self.core,
+            locals: &mut self.locals[base..],
+            rng: Some(&mut self.rng),
+        };
+        f(&mut ev)
+    }
+
+    fn set_pc(&mut self, pc: u32) {
+        self.frames.last_mut().expect("frame").pc = pc;
+    }
+
+    fn call(&mut self, g: &Graph, phase: u16, args: &[i32]) {
+        let p = &g.phases[phase as usize];
+        let base = self.locals.len() as u32;
+        self.locals.resize(self.locals.len() + p.locals as usize, 0);
+        for (i, a) in args.iter().enumerate() {
+            self.locals[base as usize + i] = *a;
+        }
+        if p.kind == ProcKind::Turn {
+            self.core.current = args[0];
+            self.turns += 1;
+        }
+        self.frames.push(Frame { phase, pc: 0, base, scratch: self.scratch.len() as u32 });
+    }
+
+    fn pop(&mut self) -> Frame {
+        let f = self.frames.pop().expect("frame");
+        self.locals.truncate(f.base as usize);
+        self.scratch.truncate(f.scratch as usize);
+        f
+    }
+
+    /// Open the reactions of the zone that `inst` belongs to.
+    fn trigger(&mut self, g: &Graph, inst: u16, card: i32) {
+        let z = self.core.inst_zone[inst as usize];
+        for r in g.triggers[z as usize].iter().rev() {
+            let args = if g.phases[*r as usize].params > 0 { &[card][..] } else { &[][..] };
+            self.call(g, *r, args);
+        }
+    }
+
+    /// Run until a decision, the end, or a fault.
+    pub(crate) fn run(&mut self, g: &Graph) -> Result<(), (Fault, At)> {
+        let budget = self.steps + STEP_BUDGET;
+        while !self.over && self.waiting.is_none() {
+            let Some(fr) = self.frames.last().copied() else {
+                self.over = true;
+                break;
+            };
+            self.steps += 1;
+            if self.steps > budget {
+                return Err(("runaway", (fr.phase, fr.pc)));
+            }
+            let at = (fr.phase, fr.pc);
+            self.step(g, fr).map_err(|f| (f, at))?;
+        }
+        Ok(())
+    }
+
+    fn step(&mut self, g: &Graph, fr: Frame) -> Result<(), Fault> {
+        let node = &g.phases[fr.phase as usize].nodes[fr.pc as usize];
+        let next = fr.pc + 1;
+        match node {
+            Node::Assign(place, op, e) => {
+                let v = self.ev(g, |ev| ev.eval(e))?;
+                let idx = match place {
+                    Place::Local(s) => {
+                        let i = fr.base as usize + *s as usize;
+                        self.locals[i] = combine(*op, self.locals[i], v);
+                        self.set_pc(next);
+                        return Ok(());
+                    }
+                    Place::Global(var) => self.core.var_base[*var as usize] as usize,
+                    Place::PerPlayer(var, p) => {
+                        let p = self.ev(g, |ev| ev.player(p))?;
+                        self.core.var_base[*var as usize] as usize + p as usize
+                    }
+                };
+                self.core.vars[idx] = combine(*op, self.core.vars[idx], v);
+                self.set_pc(next);
+            }
+            Node::Jump(t) => self.set_pc(*t),
+            Node::JumpIfNot(c, t) => {
+                let v = self.ev(g, |ev| ev.eval(c))?;
+                self.set_pc(if v != 0 { next } else { *t });
+            }
+            Node::ForStart { coll, iter } => {
+                let coll = self.ev(g, |ev| ev.coll(coll))?;
+                let len = coll.len(g, &self.core);
+                let base = self.scratch.len();
+                self.scratch.push(len as i32);
+                self.scratch.push(0);
+                for i in 0..len {
+                    let v = coll.get(&self.core, i);
+                    self.scratch.push(v);
+                }
+                self.locals[fr.base as usize + *iter as usize] = base as i32;
+                self.set_pc(next);
+            }
+            Node::ForNext { slot, iter, filter, exit } => {
+                let base = self.locals[fr.base as usize + *iter as usize] as usize;
+                loop {
+                    let (len, pos) = (self.scratch[base], self.scratch[base + 1]);
+                    if pos >= len {
+                        self.scratch.truncate(base);
+                        self.set_pc(*exit);
+                        break;
+                    }
+                    self.scratch[base + 1] = pos + 1;
+                    let v = self.scratch[base + 2 + pos as usize];
+                    self.locals[fr.base as usize + *slot as usize] = v;
+                    let keep = match filter {
+                        Some(f) => self.ev(g, |ev| ev.eval(f))? != 0,
+                        None => true,
+                    };
+                    if keep {
+                        self.set_pc(next);
+                        break;
+                    }
+                }
+            }
+            Node::Exit { iter, target } => {
+                if let Some(i) = iter {
+                    let base = self.locals[fr.base as usize + *i as usize] as usize;
+                    self.scratch.truncate(base);
+                }
+                self.set_pc(*target);
+            }
+            Node::Choose { who, otherwise, pass, .. } => {
+                let p = self.ev(g, |ev| ev.player(who))?;
+                let _ = pass;
+                if self.has_action(g)? {
+                    self.waiting = Some(p as u8);
+                } else if let Some(o) = otherwise {
+                    self.set_pc(*o);
+                } else {
+                    // Nothing can be chosen and the rules say nothing more:
+                    // the game is stuck here (rulecheck calls it a softlock).
+                    self.waiting = Some(p as u8);
+                }
+            }
+            Node::Move { what, to, bottom } => {
+                let (c, z) = self.ev(g, |ev| Ok((ev.card(what)?, ev.zone(to)?)))?;
+                self.core.put(g, c as u16, z, *bottom);
+                self.set_pc(next);
+                self.trigger(g, z, c);
+            }
+            Node::MoveAll { from, to, bottom } => {
+                let (f, z) = self.ev(g, |ev| Ok((ev.zone(from)?, ev.zone(to)?)))?;
+                if f != z {
+                    let cards = std::mem::take(&mut self.core.zones[f as usize]);
+                    let last = cards.last().map(|c| *c as i32);
+                    if *bottom {
+                        for c in cards.into_iter().rev() {
+                            self.core.place(g, c, z, true);
+                        }
+                    } else {
+                        for c in cards {
+                            self.core.place(g, c, z, false);
+                        }
+                    }
+                    self.set_pc(next);
+                    if let Some(c) = last {
+                        self.trigger(g, z, c);
+                    }
+                } else {
+                    self.set_pc(next);
+                }
+            }
+            Node::Deal(n, from, to) => {
+                let (n, f, z) = self.ev(g, |ev| Ok((ev.eval(n)?, ev.zone(from)?, ev.zone(to)?)))?;
+                let mut last = None;
+                for _ in 0..n.max(0) {
+                    let Some(&c) = self.core.zones[f as usize].last() else { break };
+                    self.core.put(g, c, z, false);
+                    last = Some(c as i32);
+                }
+                self.set_pc(next);
+                if let Some(c) = last {
+                    self.trigger(g, z, c);
+                }
+            }
+            Node::Shuffle(z) => {
+                let z = self.ev(g, |ev| ev.zone(z))?;
+                self.core.shuffle(g, z, &mut self.rng);
+                self.set_pc(next);
+            }
+            Node::Swap(a, b) => {
+                let (a, b) = self.ev(g, |ev| Ok((ev.card(a)?, ev.card(b)?)))?;
+                self.core.swap(g, a as u16, b as u16);
+                self.set_pc(next);
+            }
+            Node::Peek(p, c) => {
+                let (p, c) = self.ev(g, |ev| Ok((ev.player(p)?, ev.card(c)?)))?;
+                self.core.known[c as usize] |= 1 << p;
+                self.set_pc(next);
+            }
+            Node::Reveal(c) => {
+                let c = self.ev(g, |ev| ev.card(c))?;
+                self.core.known[c as usize] = self.core.all_players();
+                self.set_pc(next);
+            }
+            Node::EndGame => self.over = true,
+            Node::Leave(p) => {
+                if !self.frames.iter().any(|f| f.phase == *p) {
+                    return Err("`leave` names a phase that is not running");
+                }
+                while self.pop().phase != *p {}
+                if self.frames.is_empty() {
+                    self.over = true;
+                }
+            }
+            Node::Return => {
+                self.pop();
+                if self.frames.is_empty() {
+                    self.over = true;
+                }
+            }
+            Node::Call(p, args) => {
+                let mut vals = [0i32; 16];
+                if args.len() > vals.len() {
+                    return Err("too many arguments (at most 16)");
+                }
+                for (i, a) in args.iter().enumerate() {
+                    vals[i] = self.ev(g, |ev| ev.eval(a))?;
+                }
+                self.set_pc(next);
+                self.call(g, *p, &vals[..args.len()]);
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether the pending choice node has at least one legal arm (without allocating).
+    fn has_action(&mut self, g: &Graph) -> Result<bool, Fault> {
+        let mut found = false;
+        self.for_each_action(g, false, |_| {
+            found = true;
+            false
+        })?;
+        Ok(found)
+    }
+
+    /// Walk the legal actions of the choice node at the current pc; `f`
+    /// returns false to stop early.
+    pub(crate) fn for_each_action(&self, g: &Graph, with_pass: bool, mut f: impl FnMut(Action) -> bool) -> Result<(), Fault> {
+        let Some(fr) = self.frames.last() else { return Ok(()) };
+        let Node::Choose { arms, pass, .. } = &g.phases[fr.phase as usize].nodes[fr.pc as usize] else {
+            return Ok(());
+        };
+        let mut buf = [0i32; 64];
+        let mut heap;
+        let n = self.locals.len() - fr.base as usize;
+        let locals: &mut [i32] = if n <= buf.len() {
+            buf[..n].copy_from_slice(&self.locals[fr.base as usize..]);
+            &mut buf[..n]
+        } else {
+            heap = self.locals[fr.base as usize..].to_vec();
+            &mut heap[..]
+        };
+        let mut ev = Ev { g, c: &self.core, locals, rng: None };
+        for (i, arm) in arms.iter().enumerate() {
+            match &arm.bind {
+                None => {
+                    if let Some(gd) = &arm.guard
+                        && ev.eval(gd)? == 0
+                    {
+                        continue;
+                    }
+                    if !f(Action { arm: i as u16, value: 0 }) {
+                        return Ok(());
+                    }
+                }
+                Some(b) => {
+                    let coll: Coll = ev.coll(&b.coll)?;
+                    for k in 0..coll.len(g, &self.core) {
+                        let v = coll.get(&self.core, k);
+                        ev.locals[b.slot as usize] = v;
+                        if let Some(flt) = &b.filter
+                            && ev.eval(flt)? == 0
+                        {
+                            continue;
+                        }
+                        if let Some(gd) = &arm.guard
+                            && ev.eval(gd)? == 0
+                        {
+                            continue;
+                        }
+                        if !f(Action { arm: i as u16, value: v }) {
+                            return Ok(());
+                        }
+                    }
+                }
+            }
+        }
+        if with_pass && pass.is_some() {
+            f(Action { arm: Action::PASS, value: 0 });
+        }
+        Ok(())
+    }
+
+    /// Take a decision at the pending choice (the caller checked legality) and run on.
+    pub(crate) fn take(&mut self, g: &Graph, a: Action) -> Result<(), (Fault, At)> {
+        let fr = self.frame();
+        let Node::Choose { arms, pass, .. } = &g.phases[fr.phase as usize].nodes[fr.pc as usize] else {
+            return Err(("no decision is pending", (fr.phase, fr.pc)));
+        };
+        self.core.actor = self.waiting.take().map(i32::from).unwrap_or(-1);
+        self.decisions += 1;
+        if a.arm == Action::PASS {
+            self.set_pc(pass.ok_or(("this choice cannot be passed", (fr.phase, fr.pc)))?);
+        } else {
+            let arm = &arms[a.arm as usize];
+            if let Some(b) = &arm.bind {
+                self.locals[fr.base as usize + b.slot as usize] = a.value;
+            }
+            self.set_pc(arm.target);
+        }
+        self.run(g)
+    }
+}
+
+fn combine(op: AssignOp, old: i32, v: i32) -> i32 {
+    match op {
+        AssignOp::Set => v,
+        AssignOp::Add => old.wrapping_add(v),
+        AssignOp::Sub => old.wrapping_sub(v),
+    }
+}

@@ -1,0 +1,293 @@
+//! What people see: action labels in the chooser's view, a player's view of
+//! the table (hidden cards as `##`), the designer's view of everything, and
+//! arranging a position by card names for playtests.
+
+use super::eval::Ev;
+use super::exec::Action;
+use super::state::State;
+use super::Game;
+use crate::check::hir::{LabelPart, Ty};
+use crate::graph::Node;
+use crate::syntax::ast::{Shape, Visibility};
+use std::fmt::Write;
+
+/// Whose eyes a view is rendered through.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Viewer {
+    Seat(usize),
+    All,
+}
+
+impl Viewer {
+    fn sees(self, known: u32) -> bool {
+        match self {
+            Viewer::All => true,
+            Viewer::Seat(p) => (known >> p) & 1 == 1,
+        }
+    }
+}
+
+impl State {
+    fn card_text(&self, game: &Game, card: i32, viewer: Viewer) -> String {
+        if card < 0 {
+            return "none".into();
+        }
+        if viewer.sees(self.core.known[card as usize]) {
+            game.card_name(card as usize).to_string()
+        } else {
+            "##".into()
+        }
+    }
+
+    fn value_text(&self, game: &Game, v: i32, ty: Ty, viewer: Viewer) -> String {
+        let t = &game.graph().tables;
+        match ty {
+            Ty::Card => self.card_text(game, v, viewer),
+            Ty::Player | Ty::Nothing if v < 0 => "none".into(),
+            Ty::Player => format!("P{v}"),
+            Ty::Bool => if v != 0 { "yes" } else { "no" }.into(),
+            Ty::Enum(e) => t.enums[e as usize].values.get(v as usize).cloned().unwrap_or_else(|| "none".into()),
+            Ty::Zone => self.zone_name(game, v as usize),
+            _ => v.to_string(),
+        }
+    }
+
+    /// `draw`, or `P2.slots` for a per-player zone.
+    pub fn zone_name(&self, game: &Game, inst: usize) -> String {
+        let t = &game.graph().tables;
+        let z = &t.zones[self.core.inst_zone[inst] as usize];
+        match self.core.inst_owner[inst] {
+            o if o >= 0 => format!("P{o}.{}", z.name),
+            _ => z.name.clone(),
+        }
+    }
+
+    /// A human label for a legal action, seen by the player who chooses it.
+    pub fn label(&self, game: &Game, action: Action) -> String {
+        if action.arm == Action::PASS {
+            return "pass".into();
+        }
+        let g = game.graph();
+        let Some(fr) = self.frames.last() else { return "?".into() };
+        let Node::Choose { arms, .. } = &g.phases[fr.phase as usize].nodes[fr.pc as usize] else {
+            return "?".into();
+        };
+        let Some(arm) = arms.get(action.arm as usize) else { return "?".into() };
+        let viewer = self.waiting.map(|p| Viewer::Seat(p as usize)).unwrap_or(Viewer::All);
+        let mut locals = self.locals[fr.base as usize..].to_vec();
+        if let Some(b) = &arm.bind {
+            locals[b.slot as usize] = action.value;
+        }
+        let mut out = String::new();
+        for part in &arm.label {
+            match part {
+                LabelPart::Text(s) => out.push_str(s),
+                LabelPart::Expr(e, ty) => {
+                    let mut ev = Ev { g, c: &self.core, locals: &mut locals, rng: None };
+                    match ev.eval(e) {
+                        Ok(v) => out.push_str(&self.value_text(game, v, *ty, viewer)),
+                        Err(_) => out.push('?'),
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// Which rule produced an action: the phase and the 1-based lines of its arm.
+    pub fn origin(&self, game: &Game, action: Action) -> Option<(String, usize)> {
+        let g = game.graph();
+        let fr = self.frames.last()?;
+        let phase = &g.phases[fr.phase as usize];
+        let Node::Choose { arms, pass, .. } = &phase.nodes[fr.pc as usize] else { return None };
+        let target = if action.arm == Action::PASS { (*pass)? } else { arms.get(action.arm as usize)?.target };
+        let span = phase.spans.get(target as usize).copied().unwrap_or(phase.spans[fr.pc as usize]);
+        Some((phase.name.clone(), game.source().line_of(span.start)))
+    }
+
+    /// The table as `viewer` sees it.
+    pub fn view(&self, game: &Game, viewer: Viewer) -> String {
+        let t = &game.graph().tables;
+        let mut out = String::new();
+        let who = match viewer {
+            Viewer::All => "everything".to_string(),
+            Viewer::Seat(p) => format!("P{p}"),
+        };
+        let _ = writeln!(out, "{} - {} players - turn {} - view of {who}", t.name, self.core.n, self.turns);
+        match (self.over, self.chooser()) {
+            (true, _) => {
+                let w: Vec<String> = self.winners(game).iter().map(|p| format!("P{p}")).collect();
+                let _ = writeln!(out, "game over: won by {}", w.join(", "));
+            }
+            (false, Some(p)) => {
+                let _ = writeln!(out, "P{p} to choose");
+            }
+            (false, None) => {
+                let _ = writeln!(out, "stuck: nobody can move");
+            }
+        }
+        for (zi, z) in t.zones.iter().enumerate() {
+            let base = self.core.zone_base[zi] as usize;
+            let count = if z.per_player { self.core.n as usize } else { 1 };
+            for inst in base..base + count {
+                let cards = &self.core.zones[inst];
+                let name = self.zone_name(game, inst);
+                let text = match (z.shape, z.visibility) {
+                    (Shape::Pile, Visibility::Hidden) if viewer != Viewer::All => String::new(),
+                    (Shape::Pile, _) => {
+                        let shown = if z.visibility == Visibility::Top && viewer != Viewer::All { 1 } else { 6 };
+                        let skip = cards.len().saturating_sub(shown);
+                        let mut s = if skip > 0 { format!("({skip} below) ") } else { String::new() };
+                        let top: Vec<String> = cards[skip..]
+                            .iter()
+                            .map(|c| self.card_text(game, *c as i32, viewer))
+                            .collect();
+                        s.push_str(&top.join(" "));
+                        s
+                    }
+                    _ => cards
+                        .iter()
+                        .map(|c| self.card_text(game, *c as i32, viewer))
+                        .collect::<Vec<_>>()
+                        .join(" "),
+                };
+                let _ = writeln!(out, "  {name:<14} [{:>2}] {text}", cards.len());
+            }
+        }
+        let globals: Vec<String> = t
+            .vars
+            .iter()
+            .enumerate()
+            .filter(|(_, v)| !v.per_player)
+            .map(|(i, v)| {
+                let x = self.core.vars[self.core.var_base[i] as usize];
+                format!("{}={}", v.name, self.value_text(game, x, v.ty, Viewer::All))
+            })
+            .collect();
+        if !globals.is_empty() {
+            let _ = writeln!(out, "  {}", globals.join("  "));
+        }
+        for p in 0..self.core.n as usize {
+            let vals: Vec<String> = t
+                .vars
+                .iter()
+                .enumerate()
+                .filter(|(_, v)| v.per_player)
+                .map(|(i, v)| {
+                    let x = self.core.vars[self.core.var_base[i] as usize + p];
+                    format!("{}={}", v.name, self.value_text(game, x, v.ty, Viewer::All))
+                })
+                .collect();
+            if !vals.is_empty() {
+                let _ = writeln!(out, "  P{p}: {}", vals.join("  "));
+            }
+        }
+        out
+    }
+
+    /// Find a zone instance by name: `draw`, `P1.slots` or `slots.1`.
+    pub fn find_zone(&self, game: &Game, name: &str) -> Result<usize, String> {
+        let t = &game.graph().tables;
+        let (zname, owner) = match name.split_once('.') {
+            Some((a, b)) if a.starts_with('P') && a[1..].parse::<usize>().is_ok() => (b, a[1..].parse().ok()),
+            Some((a, b)) => (a, b.parse::<usize>().ok()),
+            None => (name, None),
+        };
+        let names: Vec<&str> = t.zones.iter().map(|z| z.name.as_str()).collect();
+        let Some(zi) = t.zones.iter().position(|z| z.name == zname) else {
+            return Err(match crate::diag::did_you_mean(zname, names.iter().copied()) {
+                Some(s) => format!("unknown zone `{zname}`: did you mean `{s}`?"),
+                None => format!("unknown zone `{zname}`: the zones are {}", names.join(", ")),
+            });
+        };
+        let base = self.core.zone_base[zi] as usize;
+        match (t.zones[zi].per_player, owner) {
+            (false, None) => Ok(base),
+            (false, Some(_)) => Err(format!("zone `{zname}` is shared: write just `{zname}`")),
+            (true, Some(p)) if p < self.core.n as usize => Ok(base + p),
+            (true, Some(p)) => Err(format!("there is no player P{p} (players are P0..P{})", self.core.n - 1)),
+            (true, None) => Err(format!("zone `{zname}` belongs to each player: write `P0.{zname}`")),
+        }
+    }
+
+    /// Put the named cards in a zone, bottom first, replacing what was there.
+    /// The cards displaced take the places the named cards left; any extra go
+    /// to the bottom of their deck's home zone (beneath the named cards when
+    /// the arranged zone is that home). Knowledge is reset to what
+    /// the zone shows. The state is unchanged on error.
+    pub fn arrange(&mut self, game: &Game, zone: &str, cards: &[&str]) -> Result<(), String> {
+        let inst = self.find_zone(game, zone)?;
+        let t = &game.graph().tables;
+        let mut chosen: Vec<u16> = Vec::new();
+        for name in cards {
+            let pick = (0..t.cards.len())
+                .filter(|c| t.cards[*c].name == *name && !chosen.contains(&(*c as u16)))
+                // prefer a copy already in the target zone, then any
+                .min_by_key(|c| (self.core.card_zone[*c] as usize != inst, *c));
+            match pick {
+                Some(c) => chosen.push(c as u16),
+                None if t.cards.iter().any(|c| c.name == *name) => {
+                    return Err(format!("not enough cards named `{name}` in the game"));
+                }
+                None => {
+                    let names: Vec<&str> = t.cards.iter().map(|c| c.name.as_str()).collect();
+                    return Err(match crate::diag::did_you_mean(name, names.iter().copied()) {
+                        Some(s) => format!("no card is named `{name}`: did you mean `{s}`?"),
+                        None => format!("no card is named `{name}`"),
+                    });
+                }
+            }
+        }
+        let g = game.graph();
+        let displaced: Vec<u16> = self.core.zones[inst].iter().copied().filter(|c| !chosen.contains(c)).collect();
+        // record where each chosen card came from (zone, index), then swap in
+        let mut holes: Vec<(u16, usize)> = Vec::new();
+        for c in &chosen {
+            let z = self.core.card_zone[*c as usize];
+            if z as usize != inst {
+                holes.push((z, self.core.position(*c)));
+            }
+        }
+        // Fill holes with displaced cards, in order.
+        let mut d = displaced.into_iter();
+        let mut placements: Vec<(u16, u16, usize)> = Vec::new();
+        for (z, i) in &holes {
+            if let Some(c) = d.next() {
+                placements.push((c, *z, *i));
+            }
+        }
+        let extra: Vec<u16> = d.collect();
+        // Rebuild: empty the target, then set holes, then fill target.
+        for (z, i) in &holes {
+            self.core.zones[*z as usize][*i] = u16::MAX;
+        }
+        for (c, z, i) in &placements {
+            self.core.zones[*z as usize][*i] = *c;
+            self.core.card_zone[*c as usize] = *z;
+        }
+        for zone in self.core.zones.iter_mut() {
+            zone.retain(|c| *c != u16::MAX);
+        }
+        self.core.zones[inst] = chosen.clone();
+        for c in &chosen {
+            self.core.card_zone[*c as usize] = inst as u16;
+        }
+        // Extra displaced cards go to the bottom of their deck's home zone
+        // (beneath the named cards when that is the arranged zone itself).
+        for c in extra.into_iter().rev() {
+            let home = self.core.zone_base[t.card_home[c as usize] as usize];
+            self.core.zones[home as usize].insert(0, c);
+            self.core.card_zone[c as usize] = home;
+        }
+        for (z, cards) in self.core.zones.iter().enumerate() {
+            let viewers = self.core.viewers(g, z as u16);
+            for c in cards {
+                if chosen.contains(c) || placements.iter().any(|p| p.0 == *c) {
+                    self.core.known[*c as usize] = viewers;
+                }
+            }
+        }
+        debug_assert!(self.check_conservation(game).is_ok());
+        Ok(())
+    }
+}

@@ -1,0 +1,370 @@
+//! Stage 3, HIR -> action graph. Each phase becomes a flat list of nodes
+//! (effects, choices, branches, loops, calls and returns, reaction windows,
+//! the end) joined by jumps; the span of each node sits beside it so that
+//! `explain` and `trace` can point back at the rules file. The graph is
+//! serde-serializable and printable as DOT and RON (`print.rs`).
+
+mod print;
+
+pub use print::{fmt_expr, to_dot, to_ron};
+
+use crate::check::hir::{self, Bind, Expr, Hir, LabelPart, Place, ProcKind, StmtKind, Tables};
+use crate::diag::Span;
+use crate::syntax::ast::AssignOp;
+use serde::{Deserialize, Serialize};
+
+/// Index of a node within its phase.
+pub type NodeId = u32;
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Arm {
+    pub label: Vec<LabelPart>,
+    pub bind: Option<Bind>,
+    pub guard: Option<Expr>,
+    pub target: NodeId,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub enum Node {
+    Assign(Place, AssignOp, Expr),
+    Jump(NodeId),
+    /// Jump when the condition is false.
+    JumpIfNot(Expr, NodeId),
+    /// Snapshot a collection for a loop; `iter` is the hidden local that
+    /// remembers where the snapshot lives.
+    ForStart {
+        coll: Expr,
+        iter: u16,
+    },
+    /// Bind the next element that passes the filter, or drop the snapshot
+    /// and jump to `exit`.
+    ForNext {
+        slot: u16,
+        iter: u16,
+        filter: Option<Expr>,
+        exit: NodeId,
+    },
+    /// Leave a loop early (`break`), dropping its snapshot if it has one.
+    Exit {
+        iter: Option<u16>,
+        target: NodeId,
+    },
+    /// A decision. In a window, `pass` is where passing goes.
+    Choose {
+        who: Expr,
+        arms: Vec<Arm>,
+        otherwise: Option<NodeId>,
+        pass: Option<NodeId>,
+    },
+    Move {
+        what: Expr,
+        to: Expr,
+        bottom: bool,
+    },
+    MoveAll {
+        from: Expr,
+        to: Expr,
+        bottom: bool,
+    },
+    Deal(Expr, Expr, Expr),
+    Shuffle(Expr),
+    Swap(Expr, Expr),
+    Peek(Expr, Expr),
+    Reveal(Expr),
+    EndGame,
+    Leave(u16),
+    Return,
+    Call(u16, Vec<Expr>),
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Phase {
+    pub name: String,
+    pub kind: ProcKind,
+    pub params: u16,
+    pub locals: u16,
+    pub local_names: Vec<String>,
+    pub trigger: Option<u16>,
+    pub nodes: Vec<Node>,
+    /// `spans[i]` is where `nodes[i]` came from.
+    pub spans: Vec<Span>,
+    pub span: Span,
+}
+
+/// The compiled game: tables plus one node list per phase (phase 0 is `start`).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Graph {
+    pub tables: Tables,
+    pub phases: Vec<Phase>,
+    /// For each zone, the reactions that open when a card enters it.
+    pub triggers: Vec<Vec<u16>>,
+}
+
+struct Lower {
+    nodes: Vec<Node>,
+    spans: Vec<Span>,
+    locals: u16,
+    /// Innermost loop: (hidden iterator local if any, index of its `Exit` placeholders).
+    loops: Vec<(Option<u16>, Vec<usize>)>,
+}
+
+/// Lower checked phases into the action graph.
+pub fn build(hir: &Hir) -> Graph {
+    let mut phases = Vec::new();
+    for p in &hir.procs {
+        let mut l = Lower {
+            nodes: Vec::new(),
+            spans: Vec::new(),
+            locals: p.locals,
+            loops: Vec::new(),
+        };
+        l.block(&p.body);
+        let end = if p.kind == ProcKind::Start {
+            Node::EndGame
+        } else {
+            Node::Return
+        };
+        l.push(end, p.span);
+        let mut local_names = p.local_names.clone();
+        local_names.resize(l.locals as usize, "(loop)".into());
+        phases.push(Phase {
+            name: p.name.clone(),
+            kind: p.kind,
+            params: p.params.len() as u16,
+            locals: l.locals,
+            local_names,
+            trigger: p.trigger,
+            nodes: l.nodes,
+            spans: l.spans,
+            span: p.span,
+        });
+    }
+    let mut triggers = vec![Vec::new(); hir.tables.zones.len()];
+    for (i, p) in phases.iter().enumerate() {
+        if let Some(z) = p.trigger {
+            triggers[z as usize].push(i as u16);
+        }
+    }
+    Graph {
+        tables: hir.tables.clone(),
+        phases,
+        triggers,
+    }
+}
+
+impl Lower {
+    fn push(&mut self, n: Node, span: Span) -> usize {
+        self.nodes.push(n);
+        self.spans.push(span);
+        self.nodes.len() - 1
+    }
+    fn here(&self) -> NodeId {
+        self.nodes.len() as NodeId
+    }
+    fn patch(&mut self, at: usize, target: NodeId) {
+        match &mut self.nodes[at] {
+            Node::Jump(t) | Node::JumpIfNot(_, t) => *t = target,
+            Node::ForNext { exit, .. } => *exit = target,
+            Node::Exit { target: t, .. } => *t = target,
+            _ => unreachable!("patching a node without a target"),
+        }
+    }
+    fn hidden(&mut self) -> u16 {
+        self.locals += 1;
+        self.locals - 1
+    }
+
+    fn block(&mut self, stmts: &[hir::Stmt]) {
+        for s in stmts {
+            self.stmt(s);
+        }
+    }
+
+    /// `ForStart; L: ForNext -> exit; body; Jump L; exit:`
+    fn for_loop(&mut self, bind: &Bind, span: Span, body: impl FnOnce(&mut Lower)) {
+        let iter = self.hidden();
+        self.push(Node::ForStart { coll: bind.coll.clone(), iter }, span);
+        let head = self.push(
+            Node::ForNext {
+                slot: bind.slot,
+                iter,
+                filter: bind.filter.clone(),
+                exit: 0,
+            },
+            span,
+        );
+        self.loops.push((Some(iter), Vec::new()));
+        body(self);
+        self.push(Node::Jump(head as NodeId), span);
+        let exit = self.here();
+        self.patch(head, exit);
+        self.close_loop(exit);
+    }
+
+    fn close_loop(&mut self, exit: NodeId) {
+        let (_, breaks) = self.loops.pop().expect("loop");
+        for b in breaks {
+            self.patch(b, exit);
+        }
+    }
+
+    fn arms(&mut self, arms: &[hir::Arm], span: Span, after: &mut Vec<usize>, window_iter: Option<u16>) -> Vec<Arm> {
+        let mut out = Vec::new();
+        for a in arms {
+            out.push(Arm {
+                label: a.label.clone(),
+                bind: a.bind.clone(),
+                guard: a.guard.clone(),
+                target: self.here(),
+            });
+            self.block(&a.body);
+            let j = match window_iter {
+                Some(iter) => self.push(Node::Exit { iter: Some(iter), target: 0 }, a.span),
+                None => self.push(Node::Jump(0), a.span),
+            };
+            after.push(j);
+            let _ = span;
+        }
+        out
+    }
+
+    fn stmt(&mut self, s: &hir::Stmt) {
+        let span = s.span;
+        match &s.kind {
+            StmtKind::Assign(p, op, e) => {
+                self.push(Node::Assign(p.clone(), *op, e.clone()), span);
+            }
+            StmtKind::If(c, t, e) => {
+                let test = self.push(Node::JumpIfNot(c.clone(), 0), span);
+                self.block(t);
+                if e.is_empty() {
+                    let end = self.here();
+                    self.patch(test, end);
+                } else {
+                    let skip = self.push(Node::Jump(0), span);
+                    let els = self.here();
+                    self.patch(test, els);
+                    self.block(e);
+                    let end = self.here();
+                    self.patch(skip, end);
+                }
+            }
+            StmtKind::Loop(b) => {
+                let head = self.here();
+                self.loops.push((None, Vec::new()));
+                self.block(b);
+                self.push(Node::Jump(head), span);
+                let exit = self.here();
+                self.close_loop(exit);
+            }
+            StmtKind::While(c, b) => {
+                let head = self.here();
+                let test = self.push(Node::JumpIfNot(c.clone(), 0), span);
+                self.loops.push((None, Vec::new()));
+                self.block(b);
+                self.push(Node::Jump(head), span);
+                let exit = self.here();
+                self.patch(test, exit);
+                self.close_loop(exit);
+            }
+            StmtKind::For(bind, body) => self.for_loop(bind, span, |l| l.block(body)),
+            StmtKind::Choose { who, arms, otherwise } => {
+                let at = self.push(
+                    Node::Choose {
+                        who: who.clone(),
+                        arms: Vec::new(),
+                        otherwise: None,
+                        pass: None,
+                    },
+                    span,
+                );
+                let mut after = Vec::new();
+                let lowered = self.arms(arms, span, &mut after, None);
+                let other = otherwise.as_ref().map(|b| {
+                    let t = self.here();
+                    self.block(b);
+                    t
+                });
+                let end = self.here();
+                for j in after {
+                    self.patch(j, end);
+                }
+                if let Node::Choose { arms, otherwise, .. } = &mut self.nodes[at] {
+                    *arms = lowered;
+                    *otherwise = other;
+                }
+            }
+            StmtKind::Window { slot, from, filter, arms } => {
+                let bind = Bind {
+                    slot: *slot,
+                    coll: Expr::Call(hir::Builtin::Order, vec![from.clone()]),
+                    filter: filter.clone(),
+                };
+                self.for_loop(&bind, span, |l| {
+                    let head = l.here() - 1;
+                    let at = l.push(
+                        Node::Choose {
+                            who: Expr::Local(*slot),
+                            arms: Vec::new(),
+                            otherwise: None,
+                            pass: Some(head),
+                        },
+                        span,
+                    );
+                    let iter = l.loops.last().and_then(|x| x.0);
+                    let mut after = Vec::new();
+                    let lowered = l.arms(arms, span, &mut after, iter);
+                    // an arm taken closes the window: its Exit jumps past the loop
+                    l.loops.last_mut().expect("loop").1.extend(after);
+                    if let Node::Choose { arms, otherwise, .. } = &mut l.nodes[at] {
+                        *arms = lowered;
+                        // nobody able to act in this seat: treat as a pass
+                        *otherwise = Some(head);
+                    }
+                });
+            }
+            StmtKind::Move { what, to, bottom } => {
+                self.push(Node::Move { what: what.clone(), to: to.clone(), bottom: *bottom }, span);
+            }
+            StmtKind::MoveAll { from, to, bottom } => {
+                self.push(Node::MoveAll { from: from.clone(), to: to.clone(), bottom: *bottom }, span);
+            }
+            StmtKind::Deal(n, f, t) => {
+                self.push(Node::Deal(n.clone(), f.clone(), t.clone()), span);
+            }
+            StmtKind::Shuffle(z) => {
+                self.push(Node::Shuffle(z.clone()), span);
+            }
+            StmtKind::Swap(a, b) => {
+                self.push(Node::Swap(a.clone(), b.clone()), span);
+            }
+            StmtKind::Peek(p, c) => {
+                self.push(Node::Peek(p.clone(), c.clone()), span);
+            }
+            StmtKind::Reveal(c) => {
+                self.push(Node::Reveal(c.clone()), span);
+            }
+            StmtKind::EndGame => {
+                self.push(Node::EndGame, span);
+            }
+            StmtKind::Leave(p) => {
+                self.push(Node::Leave(*p), span);
+            }
+            StmtKind::Return => {
+                self.push(Node::Return, span);
+            }
+            StmtKind::Break => {
+                let iter = self.loops.last().and_then(|l| l.0);
+                let at = self.push(Node::Exit { iter, target: 0 }, span);
+                match self.loops.last_mut() {
+                    Some(l) => l.1.push(at),
+                    // reported by the checker; make it a no-op
+                    None => self.nodes[at] = Node::Jump(at as NodeId + 1),
+                }
+            }
+            StmtKind::Call(p, args) => {
+                self.push(Node::Call(*p, args.clone()), span);
+            }
+        }
+    }
+}

@@ -1,0 +1,29 @@
+//! grail: a declarative rules language for card and board games.
+//!
+//! The pipeline, one module per stage, each depending only on those above:
+//!
+//! ```text
+//! grammar/rules.pest
+//!   syntax/    text -> AST (spans on every node; parse errors as diagnostics)
+//!   check/     AST -> HIR (names -> typed indices; all errors collected)
+//!   graph/     HIR -> action graph (flat nodes per phase; DOT and RON)
+//!   engine/    graph + state: run to a decision, legal actions, apply, views
+//!     agent/     players: random, greedy
+//!     repl/      the designer's REPL over the engine API
+//!     sim/       batch playouts and statistics
+//!     rulecheck/ lints and simulation verdicts
+//! ```
+//!
+//! Start with [`Game::load`] and [`State::new`].
+
+pub mod agent;
+pub mod check;
+pub mod diag;
+pub mod engine;
+pub mod graph;
+pub mod repl;
+pub mod rulecheck;
+pub mod sim;
+pub mod syntax;
+
+pub use engine::{Action, EngineError, Game, State, Viewer};

@@ -1,0 +1,286 @@
+//! The abstract syntax tree: what a rules file says, before any name is
+//! resolved. Every node that can be the subject of a diagnostic carries the
+//! [`Span`] of the text it came from.
+
+use crate::diag::Span;
+
+/// A name as written, with where it was written.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Name {
+    pub text: String,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct File {
+    pub items: Vec<Item>,
+}
+
+#[derive(Clone, Debug)]
+pub enum Item {
+    Game(GameDecl),
+    Option(OptionDecl),
+    Enum(EnumDecl),
+    Card(CardDecl),
+    Deck(DeckDecl),
+    Zone(ZoneDecl),
+    Var(VarDecl),
+    Phase(PhaseDecl),
+    Start(Block, Span),
+    Winners(WinnersDecl),
+}
+
+#[derive(Clone, Debug)]
+pub struct GameDecl {
+    pub name: String,
+    pub span: Span,
+    pub players: Option<(i64, i64, Span)>,
+    pub counterclockwise: bool,
+}
+
+#[derive(Clone, Debug)]
+pub struct OptionDecl {
+    pub name: Name,
+    pub default: (i64, Span),
+    pub min: i64,
+    pub max: i64,
+    pub range_span: Span,
+    pub doc: Option<String>,
+}
+
+#[derive(Clone, Debug)]
+pub struct EnumDecl {
+    pub name: Name,
+    pub values: Vec<Name>,
+}
+
+#[derive(Clone, Debug)]
+pub struct CardDecl {
+    pub name: Name,
+    pub attrs: Vec<(Name, Name)>,
+    pub display: Option<(String, Span)>,
+}
+
+#[derive(Clone, Debug)]
+pub struct DeckDecl {
+    pub name: Name,
+    pub kind: Name,
+    pub size: Option<(i64, Span)>,
+    pub home: Name,
+    pub entries: Vec<DeckEntry>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct DeckEntry {
+    pub copies: i64,
+    pub fields: Vec<(Name, FieldValue)>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub enum FieldValue {
+    Int(i64, Span),
+    Range(i64, i64, Span),
+    Name(Name),
+    List(Vec<FieldValue>, Span),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum Shape {
+    Pile,
+    Row,
+    Set,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum Visibility {
+    Public,
+    Owner,
+    Hidden,
+    Top,
+}
+
+#[derive(Clone, Debug)]
+pub struct ZoneDecl {
+    pub name: Name,
+    pub per_player: bool,
+    pub shape: Shape,
+    pub visibility: Visibility,
+}
+
+#[derive(Clone, Debug)]
+pub struct VarDecl {
+    pub name: Name,
+    pub ty: Name,
+    pub per_player: bool,
+    pub init: Option<Expr>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PhaseKind {
+    Phase,
+    Turn,
+    Reaction,
+}
+
+#[derive(Clone, Debug)]
+pub struct PhaseDecl {
+    pub kind: PhaseKind,
+    pub name: Name,
+    pub params: Vec<(Name, Name)>,
+    /// For reactions: the zone whose entry opens it.
+    pub trigger: Option<Name>,
+    pub body: Block,
+}
+
+#[derive(Clone, Debug)]
+pub struct WinnersDecl {
+    pub highest: bool,
+    pub key: Expr,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Block {
+    pub stmts: Vec<Stmt>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct Stmt {
+    pub kind: StmtKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum AssignOp {
+    Set,
+    Add,
+    Sub,
+}
+
+#[derive(Clone, Debug)]
+pub struct Binding {
+    pub var: Name,
+    pub coll: Expr,
+    pub filter: Option<Expr>,
+}
+
+#[derive(Clone, Debug)]
+pub struct OptionArm {
+    pub label: Interp,
+    pub binding: Option<Binding>,
+    pub guard: Option<Expr>,
+    pub body: Block,
+    pub span: Span,
+}
+
+/// A label such as `"keep {c} in slot {pos(s) + 1}"`, split into text and expressions.
+#[derive(Clone, Debug)]
+pub struct Interp {
+    pub parts: Vec<InterpPart>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub enum InterpPart {
+    Text(String),
+    Expr(Expr),
+}
+
+#[derive(Clone, Debug)]
+pub enum StmtKind {
+    Let(Name, Expr),
+    Assign(Name, Option<Name>, AssignOp, Expr),
+    If(Expr, Block, Option<Block>),
+    Loop(Block),
+    While(Expr, Block),
+    For(Binding, Block),
+    Choose {
+        who: Expr,
+        arms: Vec<OptionArm>,
+        otherwise: Option<Block>,
+    },
+    Window {
+        var: Name,
+        from: Expr,
+        filter: Option<Expr>,
+        arms: Vec<OptionArm>,
+    },
+    Move {
+        all: bool,
+        what: Expr,
+        to: Expr,
+        bottom: bool,
+    },
+    Deal(Expr, Expr, Expr),
+    Shuffle(Expr),
+    Swap(Expr, Expr),
+    Peek(Expr, Expr),
+    Reveal(Expr),
+    EndGame,
+    Leave(Name),
+    Return,
+    Break,
+    Call(Name, Vec<Expr>),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum BinOp {
+    Or,
+    And,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Range,
+    In,
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Mod,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum UnOp {
+    Not,
+    Neg,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum AggKind {
+    Sum,
+    Min,
+    Max,
+    Count,
+    Any,
+    All,
+}
+
+#[derive(Clone, Debug)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub enum ExprKind {
+    Int(i64),
+    Bool(bool),
+    None,
+    Name(String),
+    Field(Box<Expr>, Name),
+    Index(Box<Expr>, Box<Expr>),
+    Call(Name, Vec<Expr>),
+    Unary(UnOp, Box<Expr>),
+    Binary(BinOp, Box<Expr>, Box<Expr>),
+    Aggregate {
+        kind: AggKind,
+        body: Option<Box<Expr>>,
+        binding: Box<Binding>,
+    },
+}
