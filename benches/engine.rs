@@ -1,0 +1,2 @@
+//! Benchmarks (placeholder until the simulator lands).
+fn main() {}
