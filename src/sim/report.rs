@@ -1,0 +1,249 @@
+//! The result of a batch: what happened in each game ([`GameResult`]) and
+//! the statistics over many ([`SimReport`]). A report holds only sums,
+//! counts, extremes and the lowest-numbered incidents, so reports of shards
+//! merge exactly, and the same games give the same report in any order.
+
+use super::play::SimConfig;
+use crate::engine::Game;
+
+/// How many incidents of each kind a report keeps (the lowest game numbers).
+pub const KEEP_INCIDENTS: usize = 5;
+
+/// How one game went.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GameOutcome {
+    Finished {
+        turns: u32,
+        decisions: u32,
+        winners: Vec<usize>,
+    },
+    /// Not over, and no legal action (a softlock in the rules).
+    Stuck(String),
+    /// The engine refused to go on (a fault in the rules, a runaway, lost cards).
+    Fault(String),
+    /// Still running at the decision limit.
+    Unfinished(String),
+}
+
+/// One game of a batch: its number, its engine seed and its outcome.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameResult {
+    pub index: u64,
+    pub seed: u64,
+    pub outcome: GameOutcome,
+}
+
+/// One game that went wrong.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Incident {
+    pub game: u64,
+    pub seed: u64,
+    pub message: String,
+}
+
+/// Games that went wrong in one way: how many, and the first few.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Incidents {
+    pub count: u64,
+    pub first: Vec<Incident>,
+}
+
+impl Incidents {
+    fn add(&mut self, i: Incident) {
+        self.count += 1;
+        if self.first.len() < KEEP_INCIDENTS || self.first.last().is_some_and(|l| l.game > i.game) {
+            let at = self.first.partition_point(|x| x.game < i.game);
+            self.first.insert(at, i);
+            self.first.truncate(KEEP_INCIDENTS);
+        }
+    }
+
+    fn merge(&mut self, other: Incidents) {
+        self.count += other.count;
+        self.first.extend(other.first);
+        self.first.sort_by_key(|i| i.game);
+        self.first.truncate(KEEP_INCIDENTS);
+    }
+}
+
+/// Sum, least and greatest of a count over finished games.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Tally {
+    pub sum: u64,
+    pub min: u32,
+    pub max: u32,
+}
+
+impl Default for Tally {
+    fn default() -> Tally {
+        Tally {
+            sum: 0,
+            min: u32::MAX,
+            max: 0,
+        }
+    }
+}
+
+impl Tally {
+    fn add(&mut self, v: u32) {
+        self.sum += u64::from(v);
+        self.min = self.min.min(v);
+        self.max = self.max.max(v);
+    }
+    fn merge(&mut self, o: Tally) {
+        self.sum += o.sum;
+        self.min = self.min.min(o.min);
+        self.max = self.max.max(o.max);
+    }
+    /// The mean over `n` values (0 when there are none).
+    pub fn mean(&self, n: u64) -> f64 {
+        if n == 0 {
+            0.0
+        } else {
+            self.sum as f64 / n as f64
+        }
+    }
+}
+
+/// Statistics over a batch of games.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SimReport {
+    /// The game's name, the number of seats, and the agent in each seat.
+    pub rules: String,
+    pub players: usize,
+    pub agents: Vec<String>,
+    /// Games played, and those that reached their end.
+    pub games: u64,
+    pub finished: u64,
+    pub stuck: Incidents,
+    pub faults: Incidents,
+    pub unfinished: Incidents,
+    /// Turns and decisions of the finished games.
+    pub turns: Tally,
+    pub decisions: Tally,
+    /// `wins[p][k - 1]`: finished games that seat `p` won together with
+    /// `k - 1` others (`k` winners in all).
+    pub wins: Vec<Vec<u64>>,
+    /// Finished games without a winner (no `winners` rule).
+    pub no_winner: u64,
+}
+
+impl SimReport {
+    /// A report of no games.
+    pub fn empty(game: &Game, cfg: &SimConfig) -> SimReport {
+        SimReport {
+            rules: game.name().to_string(),
+            players: cfg.players,
+            agents: (0..cfg.players).map(|p| cfg.agent(p).to_string()).collect(),
+            games: 0,
+            finished: 0,
+            stuck: Incidents::default(),
+            faults: Incidents::default(),
+            unfinished: Incidents::default(),
+            turns: Tally::default(),
+            decisions: Tally::default(),
+            wins: vec![vec![0; cfg.players]; cfg.players],
+            no_winner: 0,
+        }
+    }
+
+    /// Count one game in.
+    pub fn add(&mut self, r: GameResult) {
+        self.games += 1;
+        let incident = |message| Incident {
+            game: r.index,
+            seed: r.seed,
+            message,
+        };
+        match r.outcome {
+            GameOutcome::Finished {
+                turns,
+                decisions,
+                winners,
+            } => {
+                self.finished += 1;
+                self.turns.add(turns);
+                self.decisions.add(decisions);
+                if winners.is_empty() {
+                    self.no_winner += 1;
+                }
+                for &p in &winners {
+                    self.grow(p + 1, winners.len());
+                    self.wins[p][winners.len() - 1] += 1;
+                }
+            }
+            GameOutcome::Stuck(m) => self.stuck.add(incident(m)),
+            GameOutcome::Fault(m) => self.faults.add(incident(m)),
+            GameOutcome::Unfinished(m) => self.unfinished.add(incident(m)),
+        }
+    }
+
+    /// Make room for `seats` seats and ties of `k` winners.
+    fn grow(&mut self, seats: usize, k: usize) {
+        if self.wins.len() < seats {
+            self.wins.resize(seats, Vec::new());
+        }
+        for w in &mut self.wins {
+            if w.len() < k {
+                w.resize(k, 0);
+            }
+        }
+    }
+
+    /// The report of both batches (of disjoint games).
+    pub fn merge(mut self, o: SimReport) -> SimReport {
+        self.games += o.games;
+        self.finished += o.finished;
+        self.stuck.merge(o.stuck);
+        self.faults.merge(o.faults);
+        self.unfinished.merge(o.unfinished);
+        self.turns.merge(o.turns);
+        self.decisions.merge(o.decisions);
+        let k = o.wins.iter().map(Vec::len).max().unwrap_or(0);
+        self.grow(o.wins.len(), k);
+        for (mine, theirs) in self.wins.iter_mut().zip(&o.wins) {
+            for (a, b) in mine.iter_mut().zip(theirs) {
+                *a += b;
+            }
+        }
+        self.no_winner += o.no_winner;
+        self
+    }
+
+    /// Games that went wrong in any way.
+    pub fn errors(&self) -> u64 {
+        self.stuck.count + self.faults.count + self.unfinished.count
+    }
+
+    /// Finished games won by seat `p`, a game won by `k` players counting `1/k`.
+    pub fn win_points(&self, p: usize) -> f64 {
+        let w = self.wins.get(p).map(Vec::as_slice).unwrap_or(&[]);
+        w.iter()
+            .enumerate()
+            .map(|(k, n)| *n as f64 / (k + 1) as f64)
+            .sum()
+    }
+
+    /// Seat `p`'s share of the finished games' wins (0 to 1).
+    pub fn win_share(&self, p: usize) -> f64 {
+        if self.finished == 0 {
+            0.0
+        } else {
+            self.win_points(p) / self.finished as f64
+        }
+    }
+
+    /// Finished games that seat `p` won, alone or shared.
+    pub fn games_won(&self, p: usize) -> u64 {
+        self.wins.get(p).map(|w| w.iter().sum()).unwrap_or(0)
+    }
+
+    /// The incident lists with their names, in report order.
+    pub fn incident_kinds(&self) -> [(&'static str, &Incidents); 3] {
+        [
+            ("stuck", &self.stuck),
+            ("faults", &self.faults),
+            ("unfinished", &self.unfinished),
+        ]
+    }
+}
