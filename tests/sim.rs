@@ -1,0 +1,328 @@
+//! The batch simulator: Tamoul plays cleanly at every table size with cards
+//! conserved after every step; reports are deterministic whatever the
+//! threads and merge across shards; stuck, faulty and endless games are
+//! counted with their seeds; the agents behave.
+
+use grail::agent::{Agent, AgentKind, GreedyAgent, RandomAgent};
+use grail::sim::{
+    GameOutcome, KEEP_INCIDENTS, SimConfig, SimReport, game_seed, play_game, simulate,
+};
+use grail::{Game, State};
+
+fn tamoul() -> Game {
+    Game::load(concat!(env!("CARGO_MANIFEST_DIR"), "/rules/tamoul.rules"))
+        .unwrap_or_else(|d| panic!("{}", d.render_plain()))
+}
+
+fn config(game: &Game, players: usize, games: u64, seed: u64) -> SimConfig {
+    let mut cfg = SimConfig::new(game, players, games);
+    cfg.seed = seed;
+    cfg
+}
+
+fn assert_clean(r: &SimReport, games: u64) {
+    assert_eq!(r.errors(), 0, "{r:#?}");
+    assert_eq!((r.games, r.finished), (games, games));
+    let shares: f64 = (0..r.players).map(|p| r.win_share(p)).sum();
+    assert!((shares - 1.0).abs() < 1e-9, "win shares sum to {shares}");
+}
+
+#[test]
+fn tamoul_plays_cleanly_at_every_table_size() {
+    let game = tamoul();
+    for players in 2..=6 {
+        let mut cfg = config(&game, players, 300, 7);
+        cfg.check_conservation = true;
+        let r = simulate(&game, &cfg);
+        assert_clean(&r, 300);
+        assert_eq!(r.players, players);
+        assert!(r.turns.min > 0 && r.turns.min <= r.turns.max);
+        assert!(r.decisions.sum >= r.turns.sum);
+        for p in 0..players {
+            assert!(
+                r.games_won(p) > 0,
+                "seat {p} of {players} never won: {r:#?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_same_seed_gives_the_same_report_whatever_the_threads() {
+    let game = tamoul();
+    let mut cfg = config(&game, 4, 200, 42);
+    let all_cores = simulate(&game, &cfg);
+    cfg.jobs = Some(1);
+    let one = simulate(&game, &cfg);
+    cfg.jobs = Some(3);
+    let three = simulate(&game, &cfg);
+    assert_eq!(all_cores, one);
+    assert_eq!(one, three);
+    cfg.seed = 43;
+    assert_ne!(
+        simulate(&game, &cfg),
+        one,
+        "another seed should play other games"
+    );
+}
+
+#[test]
+fn shards_merge_into_the_whole() {
+    let game = tamoul();
+    let whole = simulate(&game, &config(&game, 3, 150, 5));
+    let mut a = config(&game, 3, 60, 5);
+    let mut b = config(&game, 3, 90, 5);
+    a.jobs = Some(1);
+    b.first = 60;
+    let merged = simulate(&game, &b).merge(simulate(&game, &a));
+    assert_eq!(merged, whole);
+}
+
+#[test]
+fn a_game_replays_alone_as_in_its_batch() {
+    let game = tamoul();
+    let cfg = config(&game, 5, 1, 11);
+    let mut buf = Vec::new();
+    let mut seen = Vec::new();
+    let a = play_game(&game, &cfg, 17, &mut buf, &mut |_, action| {
+        seen.push(action)
+    });
+    let mut again = Vec::new();
+    let b = play_game(&game, &cfg, 17, &mut buf, &mut |_, action| {
+        again.push(action)
+    });
+    assert_eq!(a, b);
+    assert_eq!(seen, again);
+    assert_eq!(a.seed, game_seed(11, 17));
+    let GameOutcome::Finished { decisions, .. } = a.outcome else {
+        panic!("{a:?}")
+    };
+    assert_eq!(decisions as usize, seen.len());
+}
+
+#[test]
+fn greedy_agents_play_cleanly_and_beat_random_ones() {
+    let game = tamoul();
+    let mut cfg = config(&game, 2, 150, 3);
+    cfg.agents = vec![AgentKind::Greedy, AgentKind::Random];
+    cfg.check_conservation = true;
+    let r = simulate(&game, &cfg);
+    assert_clean(&r, 150);
+    assert_eq!(r.agents, ["greedy", "random"]);
+    assert!(
+        r.win_share(0) > r.win_share(1),
+        "greedy {} vs random {}",
+        r.win_share(0),
+        r.win_share(1)
+    );
+}
+
+#[test]
+fn agents_pick_a_legal_action_and_are_deterministic() {
+    let game = tamoul();
+    let mut state = State::new(&game, 3, 9, &game.default_options()).unwrap();
+    // The first decision has one action (draw); the next has several.
+    state.apply(&game, state.legal_actions(&game)[0]).unwrap();
+    let actions = state.legal_actions(&game);
+    assert!(actions.len() > 2, "{actions:?}");
+    let mut picks = Vec::new();
+    for kind in [AgentKind::Random, AgentKind::Greedy] {
+        let mut a = kind.build(1);
+        let mut b = kind.build(1);
+        for _ in 0..20 {
+            let i = a.choose(&game, &state, &actions);
+            assert!(i < actions.len());
+            assert_eq!(i, b.choose(&game, &state, &actions));
+            picks.push(i);
+        }
+    }
+    assert!(
+        picks.iter().any(|i| *i != picks[0]),
+        "random ties should vary: {picks:?}"
+    );
+    assert_eq!(RandomAgent::new(5).choose(&game, &state, &actions[..1]), 0);
+    assert_eq!(GreedyAgent::new(5).choose(&game, &state, &actions[..1]), 0);
+}
+
+const SMALL: &str = r#"
+game "Small" { players 2..2 }
+card C { value: int  name "c{value}" }
+deck d of C size 3 in pile { { value: 1..3 } }
+zone pile: shared pile hidden
+zone hand: per player set owner
+var n: int = 0
+var score: int per player = 0
+start {
+  BODY
+  end game
+}
+winners highest p.score
+"#;
+
+/// A two-player game whose start is `BODY`, for the error cases.
+fn small(body: &str) -> Game {
+    Game::from_source("small.rules", &SMALL.replace("BODY", body))
+        .unwrap_or_else(|d| panic!("{}", d.render_plain()))
+}
+
+#[test]
+fn stuck_games_are_counted_with_their_seeds() {
+    // About one game in four empties the pile before a choice that needs a card.
+    let game = small(
+        "if random(0, 3) == 0 { move all pile to seat(0).hand }\n  \
+         choose seat(1) { \"take {c}\" for c in pile { move c to seat(1).hand } }",
+    );
+    let mut cfg = config(&game, 2, 200, 1);
+    let r = simulate(&game, &cfg);
+    assert!(r.stuck.count > 10 && r.stuck.count < 100, "{r:#?}");
+    assert_eq!(r.finished + r.stuck.count, 200);
+    assert_eq!((r.faults.count, r.unfinished.count), (0, 0));
+    assert_eq!(r.stuck.first.len(), KEEP_INCIDENTS);
+    assert!(r.stuck.first.windows(2).all(|w| w[0].game < w[1].game));
+    let first = &r.stuck.first[0];
+    assert!(
+        first.message.contains("P1 has no legal action"),
+        "{}",
+        first.message
+    );
+    assert!(first.message.contains("line 11"), "{}", first.message);
+    // The incident names the game: replaying it alone is stuck again.
+    let again = play_game(&game, &cfg, first.game, &mut Vec::new(), &mut |_, _| {});
+    assert_eq!(again.seed, first.seed);
+    assert!(matches!(again.outcome, GameOutcome::Stuck(_)));
+    // The first few are the lowest-numbered, whatever the threads.
+    cfg.jobs = Some(1);
+    assert_eq!(simulate(&game, &cfg), r);
+}
+
+#[test]
+fn faults_and_endless_games_are_counted() {
+    let game = small(
+        "move all pile to seat(0).hand\n  choose seat(0) { \"go\" { move top(pile) to seat(1).hand } }",
+    );
+    let r = simulate(&game, &config(&game, 2, 20, 1));
+    assert_eq!((r.faults.count, r.finished), (20, 0));
+    assert!(
+        r.faults.first[0].message.contains("rules fault"),
+        "{:?}",
+        r.faults.first[0]
+    );
+
+    let game = small("loop { choose seat(0) { \"again\" { n += 1 } } }");
+    let mut cfg = config(&game, 2, 10, 1);
+    cfg.max_decisions = 50;
+    let r = simulate(&game, &cfg);
+    assert_eq!((r.unfinished.count, r.finished), (10, 0));
+    assert!(r.unfinished.first[0].message.contains("50 decisions"));
+}
+
+#[test]
+fn bad_configurations_are_refused_with_a_reason() {
+    let game = tamoul();
+    assert!(
+        config(&game, 7, 1, 0)
+            .validate(&game)
+            .unwrap_err()
+            .contains("2 to 6 players")
+    );
+    let mut cfg = config(&game, 4, 1, 0);
+    cfg.options.pop();
+    assert!(cfg.validate(&game).is_err());
+    // Played anyway, it faults at setup instead of panicking.
+    assert_eq!(simulate(&game, &cfg).faults.count, 1);
+}
+
+fn grail(args: &[&str]) -> (i32, String, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_grail"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(args)
+        .output()
+        .expect("grail runs");
+    let text = |b: Vec<u8>| String::from_utf8(b).expect("utf-8");
+    (
+        out.status.code().unwrap_or(-1),
+        text(out.stdout),
+        text(out.stderr),
+    )
+}
+
+#[test]
+fn the_command_line_prints_text_or_json_and_sets_the_exit_code() {
+    let (code, out, _) = grail(&[
+        "sim",
+        "rules/tamoul.rules",
+        "--games",
+        "40",
+        "--players",
+        "3",
+        "--seed",
+        "2",
+    ]);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.starts_with("Tamoul: 3 players, random agents, seed 2\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("games      40 played, 40 finished\nerrors     none\n"),
+        "{out}"
+    );
+    assert!(out.contains("win share  P0 "), "{out}");
+
+    let args = [
+        "sim",
+        "rules/tamoul.rules",
+        "--games",
+        "40",
+        "--set",
+        "target=50",
+        "--agent",
+        "greedy,random",
+    ];
+    let (code, json, _) = grail(&[&args[..], &["--json", "--jobs", "1"]].concat());
+    assert_eq!(code, 0, "{json}");
+    assert!(
+        json.starts_with("{\"rules\":\"Tamoul\",") && json.ends_with("}\n"),
+        "{json}"
+    );
+    for part in [
+        "\"games\":40,",
+        "\"errors\":0,",
+        "\"target\":50",
+        "\"agent\":\"greedy\"",
+        "\"games_per_second\":",
+    ] {
+        assert!(json.contains(part), "{part} missing from {json}");
+    }
+    assert_eq!(json.matches('{').count(), json.matches('}').count());
+
+    let (code, out, err) = grail(&["sim", "rules/tamoul.rules", "--set", "targt=5"]);
+    assert_eq!((code, out.as_str()), (1, ""));
+    assert_eq!(
+        err,
+        "error: unknown option `targt`: did you mean `target`?\n"
+    );
+    let (code, _, err) = grail(&["sim", "rules/tamoul.rules", "--players", "9"]);
+    assert_eq!(code, 1);
+    assert_eq!(err, "error: Tamoul is for 2 to 6 players, not 9\n");
+}
+
+#[test]
+fn the_command_line_reports_errors_with_exit_code_1() {
+    let path = std::env::temp_dir().join(format!("grail-sim-stuck-{}.rules", std::process::id()));
+    let body = "choose seat(1) { \"take {c}\" for c in seat(0).hand { move c to seat(1).hand } }";
+    std::fs::write(&path, SMALL.replace("BODY", body)).unwrap();
+    let (code, out, _) = grail(&["sim", path.to_str().unwrap(), "--games", "30"]);
+    std::fs::remove_file(&path).ok();
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("errors     30 stuck, 0 faults, 0 unfinished\n"),
+        "{out}"
+    );
+    assert!(out.contains("  stuck      game 0 (seed "), "{out}");
+    assert!(out.contains("  stuck      ... and 25 more\n"), "{out}");
+    assert!(
+        out.contains("replay one with --first 0 --games 1 --trace"),
+        "{out}"
+    );
+}
