@@ -38,7 +38,7 @@ fn same_seed_and_actions_give_the_same_game() {
         b.apply(&game, *act).unwrap();
     }
     assert_eq!(a.view(&game, Viewer::All), b.view(&game, Viewer::All));
-    assert_eq!(ron::to_string(&a).unwrap(), ron::to_string(&b).unwrap());
+    assert_eq!(format!("{a:?}"), format!("{b:?}"));
 }
 
 #[test]
@@ -119,7 +119,7 @@ fn small(body: &str) -> Game {
 
 #[test]
 fn a_rules_fault_is_an_error_not_a_panic() {
-    let game = small("move all pile to P0.hand\n  move top(pile) to P1.hand");
+    let game = small("move all pile to seat(0).hand\n  move top(pile) to seat(1).hand");
     match State::new(&game, 2, 1, &[]) {
         Err(EngineError::Fault { message, line, .. }) => {
             assert!(message.contains("none"), "{message}");
@@ -137,7 +137,7 @@ fn an_endless_loop_is_reported() {
 
 #[test]
 fn a_choice_with_nothing_to_choose_is_stuck() {
-    let game = small("move all pile to P0.hand\n  choose seat(1) { \"play {c}\" for c in seat(1).hand { } }");
+    let game = small("move all pile to seat(0).hand\n  choose seat(1) { \"play {c}\" for c in seat(1).hand { } }");
     let s = State::new(&game, 2, 1, &[]).unwrap();
     assert!(!s.is_over());
     assert!(s.legal_actions(&game).is_empty());
@@ -146,7 +146,7 @@ fn a_choice_with_nothing_to_choose_is_stuck() {
 
 #[test]
 fn labels_name_only_known_cards() {
-    let game = small("deal 1 from pile to P0.hand\n  choose seat(1) { \"take {c}\" for c in P0.hand { } \"pass\" { } }");
+    let game = small("deal 1 from pile to seat(0).hand\n  choose seat(1) { \"take {c}\" for c in seat(0).hand { } \"pass\" { } }");
     let s = State::new(&game, 2, 1, &[]).unwrap();
     let labels: Vec<String> = s.legal_actions(&game).iter().map(|a| s.label(&game, *a)).collect();
     assert_eq!(labels, ["take ##", "pass"]);

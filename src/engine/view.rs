@@ -119,6 +119,9 @@ impl State {
                 let w: Vec<String> = self.winners(game).iter().map(|p| format!("P{p}")).collect();
                 let _ = writeln!(out, "game over: won by {}", w.join(", "));
             }
+            (false, Some(p)) if self.legal_actions(game).is_empty() => {
+                let _ = writeln!(out, "stuck: P{p} must choose but has no legal option");
+            }
             (false, Some(p)) => {
                 let _ = writeln!(out, "P{p} to choose");
             }
