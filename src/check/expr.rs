@@ -99,6 +99,13 @@ impl Checker {
             ExprKind::None => (Expr::Nothing, Ty::Nothing),
             ExprKind::Name(n) => self.name(n, e.span, scope),
             ExprKind::Field(base, field) => self.field(base, field, scope),
+            ExprKind::Index(base, idx) if self.is_table(base) => {
+                let ast::ExprKind::Name(n) = &base.kind else { unreachable!("checked") };
+                let Some((Sym::Table(t), _)) = self.names.get(n).copied() else { unreachable!("checked") };
+                let key = Ty::Enum(self.tables.tables[t as usize].key);
+                let k = self.expect(idx, key, scope, "the key of a table");
+                (Expr::Table(t, Box::new(k)), Ty::Int)
+            }
             ExprKind::Index(base, idx) => {
                 let b = self.expect(base, Ty::Zone, scope, "the thing indexed");
                 let i = self.expect(idx, Ty::Int, scope, "an index");
@@ -122,6 +129,10 @@ impl Checker {
         }
     }
 
+    fn is_table(&self, e: &ast::Expr) -> bool {
+        matches!(&e.kind, ExprKind::Name(n) if matches!(self.names.get(n), Some((Sym::Table(_), _))))
+    }
+
     fn name(&mut self, n: &str, span: Span, scope: &mut Scope) -> (Expr, Ty) {
         if let Some((slot, ty)) = scope.get(n) {
             return (Expr::Local(slot), ty);
@@ -140,12 +151,13 @@ impl Checker {
             }
             Some(Sym::Var(v)) => {
                 let info = &self.tables.vars[v as usize];
-                if info.per_player {
+                if info.per_player || info.per_card {
                     let name = info.name.clone();
+                    let (whose, x) = if info.per_card { ("card", "c") } else { ("player", "p") };
                     self.error(
-                        Diagnostic::error("E0103", format!("`{name}` belongs to each player"))
-                            .label(span, "which player's?")
-                            .help(format!("write `p.{name}` for a player `p`")),
+                        Diagnostic::error("E0103", format!("`{name}` belongs to each {whose}"))
+                            .label(span, format!("which {whose}'s?"))
+                            .help(format!("write `{x}.{name}` for a {whose} `{x}`")),
                     );
                     return (Expr::Int(0), Ty::Error);
                 }
@@ -232,8 +244,19 @@ impl Checker {
             },
             Ty::Card => match self.tables.attrs.iter().position(|a| a.name == field.text) {
                 Some(a) => (Expr::Attr(a as u16, Box::new(b)), self.tables.attrs[a].ty),
+                None if matches!(self.names.get(&field.text), Some((Sym::Var(v), _)) if self.tables.vars[*v as usize].per_card) => {
+                    let Some((Sym::Var(v), _)) = self.names.get(&field.text).copied() else { unreachable!("matched") };
+                    self.usage.vars_read[v as usize] = true;
+                    (Expr::PerCard(v, Box::new(b)), self.tables.vars[v as usize].ty)
+                }
                 None => {
-                    let cands: Vec<&str> = self.tables.attrs.iter().map(|a| a.name.as_str()).collect();
+                    let cands: Vec<&str> = self
+                        .tables
+                        .attrs
+                        .iter()
+                        .map(|a| a.name.as_str())
+                        .chain(self.tables.vars.iter().filter(|v| v.per_card).map(|v| v.name.as_str()))
+                        .collect();
                     let help = crate::diag::did_you_mean(&field.text, cands.iter().copied())
                         .map(|s| format!("did you mean `{s}`?"))
                         .unwrap_or_else(|| format!("cards have: {}", cands.join(", ")));

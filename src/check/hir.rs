@@ -125,6 +125,10 @@ pub enum Expr {
     Global(u16),
     Local(u16),
     PerPlayer(u16, Box<Expr>),
+    /// A per-card variable of a card.
+    PerCard(u16, Box<Expr>),
+    /// A table's value for an enum value.
+    Table(u16, Box<Expr>),
     /// A card's attribute.
     Attr(u16, Box<Expr>),
     /// A shared zone, or a per-player zone of the given player.
@@ -181,6 +185,7 @@ pub enum Place {
     Local(u16),
     Global(u16),
     PerPlayer(u16, Expr),
+    PerCard(u16, Expr),
 }
 
 #[derive(Clone, Debug)]
@@ -289,7 +294,16 @@ pub struct VarInfo {
     pub name: String,
     pub ty: Ty,
     pub per_player: bool,
+    pub per_card: bool,
     pub init: Expr,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct TableInfo {
+    pub name: String,
+    pub key: u16,
+    /// One value per value of the key enum.
+    pub values: Vec<i32>,
 }
 
 /// Everything the game declares, by index.
@@ -310,6 +324,7 @@ pub struct Tables {
     pub card_home: Vec<u16>,
     pub zones: Vec<ZoneInfo>,
     pub vars: Vec<VarInfo>,
+    pub tables: Vec<TableInfo>,
     /// The winners rule: highest (true) or lowest of the key, with the key's
     /// player bound to local 0.
     pub winners_highest: bool,

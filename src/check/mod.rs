@@ -25,6 +25,7 @@ pub(crate) enum Sym {
     Deck(u16),
     Zone(u16),
     Var(u16),
+    Table(u16),
     Proc(u16),
 }
 
@@ -37,6 +38,7 @@ impl Sym {
             Sym::Deck(_) => "deck",
             Sym::Zone(_) => "zone",
             Sym::Var(_) => "variable",
+            Sym::Table(_) => "table",
             Sym::Proc(_) => "phase",
         }
     }
@@ -300,12 +302,18 @@ impl Checker {
                         name: v.name.text.clone(),
                         ty,
                         per_player: v.per_player,
+                        per_card: v.per_card,
                         init: default_value(ty),
                     });
                     self.usage.vars_read.push(false);
                     self.usage.vars_written.push(false);
                     self.usage.var_spans.push(v.name.span);
                 }
+            }
+        }
+        for item in &file.items {
+            if let Item::Table(t) = item {
+                self.declare_table(t);
             }
         }
         // Phase parameter types.
@@ -337,6 +345,64 @@ impl Checker {
                 self.procs[id as usize].params = params;
             }
         }
+    }
+
+    fn declare_table(&mut self, t: &ast::TableDecl) {
+        let id = self.tables.tables.len() as u16;
+        if !self.define(&t.name, Sym::Table(id)) {
+            return;
+        }
+        let key = self.ty(&t.key);
+        let value = self.ty(&t.value);
+        if value != Ty::Int && value != Ty::Error {
+            self.error(
+                Diagnostic::error("E0103", "tables map to whole numbers")
+                    .label(t.value.span, "write `int` here")
+                    .help("a table gives a number for each value of an enum: `table size: Object -> int { ring: 2 }`"),
+            );
+        }
+        let Ty::Enum(e) = key else {
+            if key != Ty::Error {
+                self.error(
+                    Diagnostic::error("E0103", "a table is indexed by an enum")
+                        .label(t.key.span, "not an enum")
+                        .help("declare `enum Name { ... }` and use it as the key type"),
+                );
+            }
+            self.tables.tables.push(TableInfo { name: t.name.text.clone(), key: 0, values: Vec::new() });
+            return;
+        };
+        let names = self.tables.enums[e as usize].values.clone();
+        let mut values = vec![None; names.len()];
+        for (k, v) in &t.entries {
+            match names.iter().position(|n| *n == k.text) {
+                Some(i) if values[i].is_some() => self.error(
+                    Diagnostic::error("E0102", format!("`{}` appears twice in table `{}`", k.text, t.name.text))
+                        .label(k.span, "repeated here")
+                        .help("give each key one value"),
+                ),
+                Some(i) => values[i] = Some(*v as i32),
+                None => self.unknown(&k.text, k.span, &format!("value of `{}`", t.key.text), &[]),
+            }
+        }
+        let missing: Vec<&str> = names
+            .iter()
+            .zip(&values)
+            .filter(|(_, v)| v.is_none())
+            .map(|(n, _)| n.as_str())
+            .collect();
+        if !missing.is_empty() {
+            self.error(
+                Diagnostic::error("E0113", format!("table `{}` has no value for {}", t.name.text, missing.join(", ")))
+                    .label(t.name.span, "incomplete table")
+                    .help("give a value for every value of the enum (0 if it does not matter)"),
+            );
+        }
+        self.tables.tables.push(TableInfo {
+            name: t.name.text.clone(),
+            key: e,
+            values: values.into_iter().map(|v| v.unwrap_or(0)).collect(),
+        });
     }
 
     fn check_vars(&mut self, file: &ast::File) {

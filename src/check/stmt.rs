@@ -209,7 +209,7 @@ impl Checker {
                     return Some((Place::Local(slot), ty));
                 }
                 match self.names.get(&base.text).map(|s| s.0) {
-                    Some(Sym::Var(v)) if !self.tables.vars[v as usize].per_player => {
+                    Some(Sym::Var(v)) if !self.tables.vars[v as usize].per_player && !self.tables.vars[v as usize].per_card => {
                         self.usage.vars_written[v as usize] = true;
                         Some((Place::Global(v), self.tables.vars[v as usize].ty))
                     }
@@ -237,6 +237,18 @@ impl Checker {
             }
             Some(f) => {
                 let (pl, pt) = self.name_expr(base, scope);
+                if pt == Ty::Card {
+                    return match self.names.get(&f.text).map(|s| s.0) {
+                        Some(Sym::Var(v)) if self.tables.vars[v as usize].per_card => {
+                            self.usage.vars_written[v as usize] = true;
+                            Some((Place::PerCard(v, pl), self.tables.vars[v as usize].ty))
+                        }
+                        _ => {
+                            self.unknown(&f.text, f.span, "per-card variable", &[]);
+                            None
+                        }
+                    };
+                }
                 if !pt.fits(Ty::Player) {
                     self.mismatch(base.span, Ty::Player, pt, "the owner of a per-player variable");
                     return None;

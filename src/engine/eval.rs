@@ -129,6 +129,15 @@ impl Ev<'_> {
                 let p = self.player(p)?;
                 c.vars[c.var_base[*v as usize] as usize + p as usize]
             }
+            Expr::PerCard(v, card) => {
+                let card = self.card(card)?;
+                c.vars[c.var_base[*v as usize] as usize + card as usize]
+            }
+            Expr::Table(t, key) => {
+                let k = self.eval(key)?;
+                let values = &self.g.tables.tables[*t as usize].values;
+                *values.get(k as usize).ok_or("a table key is none")?
+            }
             Expr::Attr(a, card) => {
                 let card = self.card(card)?;
                 let na = self.g.tables.attrs.len();

@@ -116,6 +116,10 @@ impl State {
                         let p = self.ev(g, |ev| ev.player(p))?;
                         self.core.var_base[*var as usize] as usize + p as usize
                     }
+                    Place::PerCard(var, c) => {
+                        let c = self.ev(g, |ev| ev.card(c))?;
+                        self.core.var_base[*var as usize] as usize + c as usize
+                    }
                 };
                 self.core.vars[idx] = combine(*op, self.core.vars[idx], v);
                 self.set_pc(next);

@@ -216,7 +216,13 @@ impl State {
         let mut size = 0u32;
         for v in &t.vars {
             var_base.push(size);
-            size += if v.per_player { n as u32 } else { 1 };
+            size += if v.per_player {
+                n as u32
+            } else if v.per_card {
+                t.cards.len() as u32
+            } else {
+                1
+            };
         }
         let mut core = Core {
             n,
@@ -243,7 +249,13 @@ impl State {
         for (vi, v) in t.vars.iter().enumerate() {
             let value = eval_const(g, &core, &v.init, &mut rng)?;
             let base = core.var_base[vi] as usize;
-            let count = if v.per_player { n as usize } else { 1 };
+            let count = if v.per_player {
+                n as usize
+            } else if v.per_card {
+                t.cards.len()
+            } else {
+                1
+            };
             core.vars[base..base + count].fill(value);
         }
         let start = &g.phases[0];

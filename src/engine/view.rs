@@ -161,7 +161,7 @@ impl State {
             .vars
             .iter()
             .enumerate()
-            .filter(|(_, v)| !v.per_player)
+            .filter(|(_, v)| !v.per_player && !v.per_card)
             .map(|(i, v)| {
                 let x = self.core.vars[self.core.var_base[i] as usize];
                 format!("{}={}", v.name, self.value_text(game, x, v.ty, Viewer::All))

@@ -16,6 +16,8 @@ pub fn fmt_expr(t: &Tables, locals: &[String], e: &Expr) -> String {
         Expr::Global(v) => t.vars[*v as usize].name.clone(),
         Expr::Local(l) => locals.get(*l as usize).cloned().unwrap_or_else(|| format!("${l}")),
         Expr::PerPlayer(v, p) => format!("{}.{}", f(p), t.vars[*v as usize].name),
+        Expr::PerCard(v, c) => format!("{}.{}", f(c), t.vars[*v as usize].name),
+        Expr::Table(tb, k) => format!("{}[{}]", t.tables[*tb as usize].name, f(k)),
         Expr::Attr(a, c) => format!("{}.{}", f(c), t.attrs[*a as usize].name),
         Expr::Zone(z, None) | Expr::ZoneAll(z) => t.zones[*z as usize].name.clone(),
         Expr::Zone(z, Some(p)) => format!("{}.{}", f(p), t.zones[*z as usize].name),
@@ -96,7 +98,7 @@ pub fn describe(g: &Graph, phase: &Phase, node: &Node) -> String {
             let target = match place {
                 Place::Local(s) => l.get(*s as usize).cloned().unwrap_or_default(),
                 Place::Global(v) => t.vars[*v as usize].name.clone(),
-                Place::PerPlayer(v, p) => format!("{}.{}", f(p), t.vars[*v as usize].name),
+                Place::PerPlayer(v, p) | Place::PerCard(v, p) => format!("{}.{}", f(p), t.vars[*v as usize].name),
             };
             let op = match op {
                 AssignOp::Set => "=",

@@ -25,6 +25,7 @@ pub enum Item {
     Deck(DeckDecl),
     Zone(ZoneDecl),
     Var(VarDecl),
+    Table(TableDecl),
     Phase(PhaseDecl),
     Start(Block, Span),
     Winners(WinnersDecl),
@@ -114,7 +115,18 @@ pub struct VarDecl {
     pub name: Name,
     pub ty: Name,
     pub per_player: bool,
+    pub per_card: bool,
     pub init: Option<Expr>,
+}
+
+/// `table NAME: Enum -> int { value: number, ... }`
+#[derive(Clone, Debug)]
+pub struct TableDecl {
+    pub name: Name,
+    pub key: Name,
+    pub value: Name,
+    pub entries: Vec<(Name, i64)>,
+    pub span: Span,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

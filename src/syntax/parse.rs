@@ -101,6 +101,7 @@ impl Builder {
             Rule::deck_decl => Item::Deck(self.deck_decl(p)),
             Rule::zone_decl => Item::Zone(self.zone_decl(p)),
             Rule::var_decl => Item::Var(self.var_decl(p)),
+            Rule::table_decl => Item::Table(self.table_decl(p)),
             Rule::phase_decl => Item::Phase(self.phase_decl(p, PhaseKind::Phase)),
             Rule::turn_decl => Item::Phase(self.phase_decl(p, PhaseKind::Turn)),
             Rule::reaction_decl => Item::Phase(self.phase_decl(p, PhaseKind::Reaction)),
@@ -295,15 +296,40 @@ impl Builder {
             name,
             ty,
             per_player: false,
+            per_card: false,
             init: None,
         };
         for part in i {
             match part.as_rule() {
                 Rule::per_player => decl.per_player = true,
+                Rule::per_card => decl.per_card = true,
                 _ => decl.init = Some(self.expr(part)),
             }
         }
         decl
+    }
+
+    fn table_decl(&mut self, p: Pair<Rule>) -> TableDecl {
+        let span = self.span(&p);
+        let mut i = p.into_inner();
+        let name = self.name(i.next().expect("name"));
+        let key = self.name(i.next().expect("key"));
+        let value = self.name(i.next().expect("value"));
+        let entries = i
+            .map(|e| {
+                let mut e = e.into_inner();
+                let k = self.name(e.next().expect("key"));
+                let v = self.int(e.next().expect("value"));
+                (k, v)
+            })
+            .collect();
+        TableDecl {
+            name,
+            key,
+            value,
+            entries,
+            span,
+        }
     }
 
     fn phase_decl(&mut self, p: Pair<Rule>, kind: PhaseKind) -> PhaseDecl {
