@@ -1,16 +1,101 @@
 //! Turns pest's failures into diagnostics, and recovers so that one run
 //! reports a syntax error in every top-level declaration, not only the first.
+//!
+//! Recovery: when the whole file does not parse, it is cut into chunks at
+//! lines that start (in column 0) with a declaration keyword, and each chunk
+//! is parsed alone. A chunk that fails gets one diagnostic, and as much of it
+//! as can be saved (the chunk with its missing `}` added, or its longest
+//! prefix of whole lines that parses once its open blocks are closed) still
+//! goes to the checker, so that its name is known and uses elsewhere do not
+//! turn into a cascade of "unknown name" errors.
 
 use super::Rule;
-use super::ast::File;
+use super::ast::{File, Item};
 use super::parse::{Builder, parse_raw};
 use crate::diag::{Diagnostic, Span};
 use pest::error::{ErrorVariant, InputLocation};
 
 /// Words that start a top-level declaration at the beginning of a line.
 const ITEM_WORDS: &[&str] = &[
-    "game", "option", "enum", "card", "deck", "zone", "var", "phase", "turn", "reaction", "start",
-    "winners",
+    "game", "option", "enum", "card", "deck", "zone", "var", "table", "fn", "phase", "turn", "reaction",
+    "start", "winners",
+];
+
+/// How each construct is written, by its first word: the help line of a
+/// syntax error on a line that starts with that word.
+const FORMS: &[(&str, &str)] = &[
+    ("game", "`game \"Name\" { players 2..4 seating clockwise }`"),
+    (
+        "option",
+        "`option NAME = DEFAULT in MIN..MAX \"what it changes\"`",
+    ),
+    ("enum", "`enum NAME { first, second, third }`"),
+    (
+        "card",
+        "`card NAME { attribute: TYPE  name \"{attribute}\" }`",
+    ),
+    (
+        "deck",
+        "`deck NAME of KIND size N in ZONE { 2 x { attribute: 1..9 } }`",
+    ),
+    (
+        "zone",
+        "`zone NAME: shared|per player pile|row|set public|owner|hidden|top`",
+    ),
+    (
+        "var",
+        "`var NAME: TYPE per player = VALUE` (`per player` and `= VALUE` are optional)",
+    ),
+    (
+        "phase",
+        "`phase NAME(p: player) { ... }` (the parameters are optional)",
+    ),
+    ("turn", "`turn NAME(p: player) { ... }`"),
+    ("reaction", "`reaction NAME(c: card) on enter ZONE { ... }`"),
+    ("start", "`start { ... }`"),
+    (
+        "winners",
+        "`winners highest EXPRESSION` or `winners lowest EXPRESSION`",
+    ),
+    ("let", "`let NAME = EXPRESSION`"),
+    ("if", "`if CONDITION { ... } else { ... }`"),
+    (
+        "else",
+        "`if CONDITION { ... } else { ... }` or `else if CONDITION { ... }`",
+    ),
+    ("loop", "`loop { ... }`"),
+    ("while", "`while CONDITION { ... }`"),
+    (
+        "for",
+        "`for x in COLLECTION where CONDITION { ... }` (`where` is optional)",
+    ),
+    (
+        "choose",
+        "`choose PLAYER { \"label\" { ... } otherwise { ... } }`",
+    ),
+    (
+        "window",
+        "`window q from PLAYER where CONDITION { \"label\" { ... } }`",
+    ),
+    (
+        "move",
+        "`move CARD to ZONE`, `move CARD to ZONE at bottom` or `move all ZONE to ZONE`",
+    ),
+    ("deal", "`deal COUNT from ZONE to ZONE`"),
+    ("shuffle", "`shuffle ZONE`"),
+    ("swap", "`swap CARD with CARD`"),
+    ("peek", "`peek PLAYER at CARD`"),
+    ("reveal", "`reveal CARD`"),
+    ("end", "`end game`"),
+    ("leave", "`leave PHASE`"),
+    (
+        "otherwise",
+        "`otherwise { ... }`, the last thing in a `choose`",
+    ),
+    (
+        "\"",
+        "`\"label\" for x in COLLECTION when CONDITION { ... }` (`for` and `when` are optional)",
+    ),
 ];
 
 /// Parse a rules file. Returns the AST of every declaration that parsed and
@@ -22,25 +107,102 @@ pub fn parse_file(text: &str) -> (File, Vec<Diagnostic>) {
             let file = b.file(pairs.next().expect("file"));
             (file, b.errors)
         }
-        Err(_) => {
-            // Parse each top-level declaration on its own to find every error.
-            let mut file = File::default();
-            let mut errors = Vec::new();
-            for (start, end) in chunks(text) {
-                let chunk = &text[start..end];
-                match parse_raw(chunk) {
-                    Ok(mut pairs) => {
-                        let mut cb = Builder::new();
-                        cb.set_offset(start);
-                        let sub = cb.file(pairs.next().expect("file"));
-                        file.items.extend(sub.items);
-                        errors.extend(cb.errors);
-                    }
-                    Err(e) => errors.push(to_diagnostic(text, chunk, start, e)),
-                }
+        Err(whole) => recover(text, whole),
+    }
+}
+
+fn recover(text: &str, whole: pest::error::Error<Rule>) -> (File, Vec<Diagnostic>) {
+    let mut file = File::default();
+    let mut errors = Vec::new();
+    let mut syntax_errors = 0;
+    for (start, end) in chunks(text) {
+        let chunk = &text[start..end];
+        match parse_raw(chunk) {
+            Ok(pairs) => build(pairs, start, &mut file, &mut errors, false),
+            Err(e) => {
+                syntax_errors += 1;
+                let e = detailed(chunk).unwrap_or(e);
+                let d = to_diagnostic(text, start, chunk, &e);
+                let cut = d.span().map_or(start, |s| s.start as usize) - start;
+                errors.push(d);
+                salvage(chunk, start, cut, &mut file, &mut errors);
             }
-            errors.extend(b.errors);
-            (file, errors)
+        }
+    }
+    if syntax_errors == 0 {
+        // The chunks parse alone but not together (a declaration keyword in
+        // column 0 inside a block): report the whole file's error.
+        errors.push(to_diagnostic(text, 0, text, &whole));
+    }
+    (file, errors)
+}
+
+/// Parse a failing chunk again, asking pest for the literal tokens it
+/// expected (`to`, `}`, ...), not only the rules. The switch is global and
+/// makes parsing about three times slower, so it is on only for this parse,
+/// one thread at a time.
+fn detailed(chunk: &str) -> Option<pest::error::Error<Rule>> {
+    static DETAIL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    struct Off;
+    impl Drop for Off {
+        fn drop(&mut self) {
+            pest::set_error_detail(false);
+        }
+    }
+    let _lock = DETAIL.lock().unwrap_or_else(|e| e.into_inner());
+    pest::set_error_detail(true);
+    let _off = Off;
+    parse_raw(chunk).err()
+}
+
+/// Add the declarations of a parsed chunk to `file`.
+fn build(
+    mut pairs: pest::iterators::Pairs<Rule>,
+    offset: usize,
+    file: &mut File,
+    errors: &mut Vec<Diagnostic>,
+    truncated: bool,
+) {
+    let mut b = Builder::new();
+    b.set_offset(offset);
+    let sub = b.file(pairs.next().expect("file"));
+    for mut item in sub.items {
+        if truncated && let Item::Deck(d) = &mut item {
+            // Entries were cut off: the declared size cannot be checked.
+            d.size = None;
+        }
+        file.items.push(item);
+    }
+    errors.extend(b.errors);
+}
+
+/// Save what can be saved of a chunk that does not parse: first the whole
+/// chunk with its open blocks closed, then ever shorter prefixes of whole
+/// lines before the error (at `cut`), each with its open blocks closed.
+fn salvage(chunk: &str, offset: usize, cut: usize, file: &mut File, errors: &mut Vec<Diagnostic>) {
+    let whole = braces(chunk);
+    if !whole.open.is_empty() && whole.stray.is_none() {
+        let fixed = format!("{}\n{}", chunk.trim_end(), "}".repeat(whole.open.len()));
+        if let Ok(pairs) = parse_raw(&fixed) {
+            build(pairs, offset, file, errors, false);
+            return;
+        }
+    }
+    let mut ends: Vec<usize> = chunk[..cut.min(chunk.len())]
+        .match_indices('\n')
+        .map(|(i, _)| i + 1)
+        .collect();
+    ends.reverse();
+    for end in ends.into_iter().take(16) {
+        let prefix = &chunk[..end];
+        let b = braces(prefix);
+        if b.stray.is_some() {
+            continue;
+        }
+        let fixed = format!("{prefix}{}", "}".repeat(b.open.len()));
+        if let Ok(pairs) = parse_raw(&fixed) {
+            build(pairs, offset, file, errors, true);
+            return;
         }
     }
 }
@@ -51,11 +213,7 @@ fn chunks(text: &str) -> Vec<(usize, usize)> {
     let mut starts = vec![0];
     let mut offset = 0;
     for line in text.split_inclusive('\n') {
-        let word: String = line
-            .chars()
-            .take_while(|c| c.is_ascii_alphabetic())
-            .collect();
-        if offset > 0 && ITEM_WORDS.contains(&word.as_str()) {
+        if offset > 0 && ITEM_WORDS.contains(&first_word(line)) {
             starts.push(offset);
         }
         offset += line.len();
@@ -68,18 +226,94 @@ fn chunks(text: &str) -> Vec<(usize, usize)> {
     out
 }
 
+fn first_word(line: &str) -> &str {
+    let end = line
+        .find(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+        .unwrap_or(line.len());
+    &line[..end]
+}
+
+/// The braces of a piece of source, outside strings and comments.
+#[derive(Default)]
+struct Braces {
+    /// Positions of the `{` never closed, outermost first.
+    open: Vec<usize>,
+    /// A `{` that is probably the one missing its `}`: a `}` closed it while
+    /// lined up with an outer block's line.
+    suspect: Option<usize>,
+    /// The `}` that closed the suspect.
+    suspect_close: Option<usize>,
+    /// A `}` that closes nothing.
+    stray: Option<usize>,
+}
+
+fn braces(text: &str) -> Braces {
+    let mut out = Braces::default();
+    // (position of `{`, indentation of its line)
+    let mut stack: Vec<(usize, usize)> = Vec::new();
+    let mut line_start = 0;
+    let mut in_string = false;
+    let mut in_comment = false;
+    for (i, c) in text.char_indices() {
+        if c == '\n' {
+            line_start = i + 1;
+            in_string = false;
+            in_comment = false;
+            continue;
+        }
+        if in_comment {
+            continue;
+        }
+        if in_string {
+            in_string = c != '"';
+            continue;
+        }
+        let indent =
+            |at: usize| text[at..].len() - text[at..].trim_start_matches([' ', '\t']).len();
+        match c {
+            '"' => in_string = true,
+            '#' => in_comment = true,
+            '{' => stack.push((i, indent(line_start))),
+            '}' => match stack.pop() {
+                Some((open, open_indent)) => {
+                    let first_on_line = text[line_start..i].trim().is_empty();
+                    let col = i - line_start;
+                    if first_on_line
+                        && out.suspect.is_none()
+                        && open_indent > col
+                        && stack.iter().any(|(_, ind)| *ind == col)
+                    {
+                        out.suspect = Some(open);
+                        out.suspect_close = Some(i);
+                    }
+                }
+                None => {
+                    if out.stray.is_none() {
+                        out.stray = Some(i);
+                    }
+                }
+            },
+            _ => {}
+        }
+    }
+    out.open = stack.into_iter().map(|(p, _)| p).collect();
+    out
+}
+
 /// The position of a `"` that opens a string never closed on its line.
 fn unterminated_string(chunk: &str) -> Option<usize> {
     let mut offset = 0;
     for line in chunk.split_inclusive('\n') {
-        let code = match line.find('#') {
-            // a `#` inside a string is not a comment; good enough: only cut
-            // when the quote count before it is even
-            Some(h) if line[..h].matches('"').count() % 2 == 0 => &line[..h],
-            _ => line,
-        };
-        if code.matches('"').count() % 2 == 1 {
-            let q = code.rfind('"').unwrap_or(0);
+        let mut open: Option<usize> = None;
+        for (i, c) in line.char_indices() {
+            match (c, open) {
+                ('"', None) => open = Some(i),
+                ('"', Some(_)) => open = None,
+                ('#', None) => break,
+                _ => {}
+            }
+        }
+        if let Some(q) = open {
             return Some(offset + q);
         }
         offset += line.len();
@@ -87,91 +321,263 @@ fn unterminated_string(chunk: &str) -> Option<usize> {
     None
 }
 
+/// What a grammar rule means to a designer, for "expected ..." lists.
 fn describe(rule: &Rule) -> Option<&'static str> {
+    use Rule::*;
     Some(match rule {
-        Rule::ident => "a name",
-        Rule::int => "a number",
-        Rule::string => "a string",
-        Rule::expr | Rule::prefix | Rule::primary => "an expression",
-        Rule::block => "`{`",
-        Rule::stmt => "a statement",
-        Rule::item => "a declaration (game, option, enum, card, deck, zone, var, phase, turn, reaction, start, winners)",
-        Rule::EOI => "end of file",
-        Rule::infix => "an operator",
-        Rule::postfix | Rule::field | Rule::index => "`.` or `[`",
-        Rule::type_name => "a type",
-        Rule::zone_owner => "`shared` or `per player`",
-        Rule::zone_shape => "`pile`, `row` or `set`",
-        Rule::visibility => "`public`, `owner`, `hidden` or `top`",
-        Rule::direction => "`clockwise` or `counterclockwise`",
-        Rule::extreme => "`lowest` or `highest`",
-        Rule::option_arm => "an option (a string label)",
-        Rule::otherwise => "`otherwise`",
-        Rule::assign_op => "`=`, `+=` or `-=`",
-        Rule::deck_entry => "a deck entry such as `2 x { value: 1..9 }`",
-        Rule::field_init => "a field such as `value: 3`",
-        Rule::params => "`(`",
-        Rule::players_prop | Rule::seating_prop => "`players` or `seating`",
-        Rule::deck_size => "`size`",
-        Rule::filter => "`where`",
-        Rule::binding => "`for`",
-        Rule::guard => "`when`",
-        Rule::at_end => "`at top` or `at bottom`",
-        Rule::per_player => "`per player`",
+        ident => "a name",
+        int => "a number",
+        string | string_inner => "a string",
+        expr | primary | literal | call | aggregate | agg_fn | op_not | op_neg => "an expression",
+        op_or | op_and | op_in | op_eq | op_ne | op_le | op_ge | op_lt | op_gt | op_range
+        | op_add | op_sub | op_mul | op_div | op_mod => "an operator",
+        block => "`{`",
+        let_stmt | if_stmt | loop_stmt | while_stmt | for_stmt | choose_stmt | window_stmt
+        | move_stmt | deal_stmt | shuffle_stmt | swap_stmt | peek_stmt | reveal_stmt | end_stmt
+        | leave_stmt | return_stmt | break_stmt | call_stmt | assign_stmt => "a statement",
+        game_decl | option_decl | enum_decl | card_decl | deck_decl | zone_decl | var_decl
+        | phase_decl | turn_decl | reaction_decl | start_decl | winners_decl => "a declaration",
+        EOI => "the end of the file",
+        type_name => "a type",
+        zone_owner => "`shared` or `per player`",
+        zone_shape => "`pile`, `row` or `set`",
+        visibility => "`public`, `owner`, `hidden` or `top`",
+        direction => "`clockwise` or `counterclockwise`",
+        extreme => "`lowest` or `highest`",
+        option_arm => "an option label (a string)",
+        otherwise => "`otherwise`",
+        assign_op => "`=`, `+=` or `-=`",
+        deck_entry => "a deck entry such as `2 x { value: 1..9 }`",
+        field_init => "a field such as `value: 3`",
+        params => "`(`",
+        players_prop | seating_prop => "`players` or `seating`",
+        deck_size => "`size`",
+        filter => "`where`",
+        binding => "`for`",
+        guard => "`when`",
+        at_end => "`at top` or `at bottom`",
+        per_player => "`per player`",
         _ => return None,
     })
 }
 
-fn to_diagnostic(full: &str, chunk: &str, offset: usize, e: pest::error::Error<Rule>) -> Diagnostic {
-    if let Some(q) = unterminated_string(chunk) {
-        let at = offset + q;
-        return Diagnostic::error("E0002", "unterminated string")
-            .label(Span::new(at, at + 1), "this string is never closed")
-            .help("close the string with `\"` on the same line; strings cannot span lines");
+const OPERATORS: &[&str] = &[
+    "or", "and", "in", "==", "!=", "<=", ">=", "<", ">", "..", "+", "-", "*", "/", "%",
+];
+const EXPR_STARTS: &[&str] = &[
+    "(", "not", "true", "false", "none", "sum", "min", "max", "count", "any", "all",
+];
+
+/// The plain-words list of what the parser expected at the error.
+fn expected(e: &pest::error::Error<Rule>) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    if let ErrorVariant::ParsingError { positives, .. } = &e.variant {
+        out.extend(positives.iter().filter_map(describe).map(str::to_string));
     }
+    if let Some(attempts) = e.parse_attempts() {
+        let tokens = attempts.expected_tokens();
+        if tokens.is_empty() {
+            for stack in attempts.call_stacks() {
+                if let Some(d) = stack.deepest.get_rule().and_then(describe) {
+                    out.push(d.to_string());
+                }
+            }
+        }
+        for t in tokens {
+            // `ParsingToken` is not exported: read its display form, which
+            // is the token itself or `a..z` for a range of characters.
+            let text = match t.to_string() {
+                r if r == "0..9" => "0".to_string(),
+                r if r.len() == 4 && r.contains("..") => "_".to_string(),
+                r => r,
+            };
+            out.push(match text.as_str() {
+                // `-` also starts an expression; `.` and `[` are rarely what is missing.
+                " " | "\t" | "\r" | "\n" | "#" | "." | "[" | "-" => continue,
+                "0" => "a number".into(),
+                "_" => "a name".into(),
+                t if OPERATORS.contains(&t) => "an operator".into(),
+                t if EXPR_STARTS.contains(&t) => "an expression".into(),
+                t => format!("`{t}`"),
+            });
+        }
+    }
+    let has = |out: &Vec<String>, s: &str| out.iter().any(|x| x == s);
+    // Broader categories swallow the narrower ones they include.
+    if has(&out, "an expression") || has(&out, "a statement") {
+        out.retain(|x| x != "a name" && x != "a number" && x != "`-`");
+    }
+    if has(&out, "a declaration") {
+        out.retain(|x| !x.starts_with('`') && x != "a name");
+    }
+    out.sort_by_key(|x| (!x.starts_with('`'), x == "an operator", x.clone()));
+    out.dedup();
+    out
+}
+
+fn join_or(items: &[String]) -> String {
+    match items {
+        [] => "something else".to_string(),
+        [one] => one.clone(),
+        _ => {
+            let (last, rest) = items.split_last().expect("non-empty");
+            format!("{} or {last}", rest.join(", "))
+        }
+    }
+}
+
+/// The token at `pos`: a word, a two-character operator or one character.
+fn token_at(text: &str, pos: usize) -> &str {
+    let rest = &text[pos..];
+    let word = first_word(rest);
+    if !word.is_empty() {
+        return word;
+    }
+    for op in ["==", "!=", "<=", ">=", "..", "+=", "-="] {
+        if rest.starts_with(op) {
+            return &rest[..2];
+        }
+    }
+    rest.chars().next().map_or("", |c| &rest[..c.len_utf8()])
+}
+
+/// The help line for an error on the line holding `pos`: the form of the
+/// statement or declaration that line starts with.
+fn form_help(text: &str, pos: usize) -> Option<String> {
+    let line_start = text[..pos].rfind('\n').map_or(0, |i| i + 1);
+    let line = text[line_start..].trim_start();
+    let word = if line.starts_with('"') {
+        "\""
+    } else {
+        first_word(line)
+    };
+    FORMS
+        .iter()
+        .find(|(w, _)| *w == word)
+        .map(|(w, form)| match *w {
+            "\"" => format!("an option of a `choose` or `window` is written {form}"),
+            _ => format!("`{w}` is written {form}"),
+        })
+}
+
+fn line_of(text: &str, pos: usize) -> usize {
+    text[..pos].bytes().filter(|b| *b == b'\n').count() + 1
+}
+
+fn to_diagnostic(
+    full: &str,
+    offset: usize,
+    chunk: &str,
+    e: &pest::error::Error<Rule>,
+) -> Diagnostic {
     let pos = match e.location {
         InputLocation::Pos(p) => p,
         InputLocation::Span((s, _)) => s,
-    } + offset;
-    let at_end = full[pos..].trim().is_empty() || pos >= offset + chunk.trim_end().len();
-    let mut expected: Vec<&str> = match &e.variant {
-        ErrorVariant::ParsingError { positives, .. } => {
-            positives.iter().filter_map(describe).collect()
-        }
-        ErrorVariant::CustomError { .. } => Vec::new(),
-    };
-    expected.sort();
-    expected.dedup();
-    let found = full[pos..]
-        .split(|c: char| c.is_whitespace())
-        .next()
-        .unwrap_or("")
-        .chars()
-        .take(20)
-        .collect::<String>();
-    let expected_text = match expected.len() {
-        0 => "something else".to_string(),
-        1 => expected[0].to_string(),
-        _ => {
-            let (last, rest) = expected.split_last().expect("non-empty");
-            format!("{} or {}", rest.join(", "), last)
-        }
-    };
-    if at_end {
-        let end = (offset + chunk.trim_end().len()).max(1);
-        Diagnostic::error("E0001", "unexpected end of declaration")
-            .label(Span::new(end - 1, end), format!("expected {expected_text} after this"))
-            .help("a block or declaration is not finished: check for a missing `}` or a missing value")
-    } else {
-        let len = found.len().max(1);
-        Diagnostic::error("E0001", "syntax error")
-            .label(
-                Span::new(pos, (pos + len).min(full.len())),
-                format!("expected {expected_text}"),
-            )
-            .help(format!(
-                "found `{}` here; see docs/language.md for the form of each declaration and statement",
-                if found.is_empty() { " " } else { &found }
-            ))
     }
+    .min(chunk.len());
+    if let Some(q) = unterminated_string(chunk)
+        && q <= pos
+    {
+        let at = offset + q;
+        return Diagnostic::error("E0002", "unterminated string")
+            .label(Span::new(at, at + 1), "this string is never closed")
+            .help("close it with `\"` on the same line: a string cannot span lines");
+    }
+    let expected = expected(e);
+    let expected_text = join_or(&expected);
+    let code_end = code_end(chunk);
+    let b = braces(chunk);
+    if let Some(stray) = b.stray
+        && stray <= pos
+    {
+        let at = offset + stray;
+        return Diagnostic::error("E0005", "unmatched `}`")
+            .label(Span::new(at, at + 1), "this `}` closes nothing")
+            .help("remove it, or add the `{` it was meant to close");
+    }
+    if pos >= code_end {
+        // The chunk ended too early.
+        let at_eof = offset + chunk.len() >= full.trim_end().len();
+        let last = offset + code_end.max(1);
+        if !b.open.is_empty() && expected.iter().any(|x| x == "`}`") {
+            let open = offset + b.suspect.unwrap_or(*b.open.last().expect("open"));
+            let mut d = Diagnostic::error("E0005", "unclosed `{`")
+                .label(Span::new(open, open + 1), "this `{` is never closed");
+            if let Some(close) = b.suspect_close {
+                let line = line_of(full, offset + close);
+                d = d.help(format!(
+                    "add the missing `}}`: as written, the `}}` on line {line} closes this block, which leaves the one around it open"
+                ));
+            } else {
+                d = d.help("add a `}` where this block ends");
+            }
+            if at_eof {
+                let end = full.trim_end().len();
+                d = d.label(Span::new(end - 1, end), "the file ends here");
+            } else {
+                let next = offset + chunk.len();
+                let word = first_word(&full[next..]);
+                d = d.label(
+                    Span::new(next, next + word.len()),
+                    format!("`{word}` starts a new declaration inside the block"),
+                );
+            }
+            return d;
+        }
+        let title = if at_eof {
+            "unexpected end of file"
+        } else {
+            "unfinished declaration"
+        };
+        let help = form_help(chunk, code_end.saturating_sub(1))
+            .or_else(|| form_help(chunk, 0))
+            .unwrap_or_else(|| "finish the declaration".to_string());
+        return Diagnostic::error("E0001", title)
+            .label(
+                Span::new(last - 1, last),
+                format!("expected {expected_text} after this"),
+            )
+            .help(help);
+    }
+    let found = token_at(chunk, pos);
+    let at = offset + pos;
+    let help = form_help(chunk, pos).unwrap_or_else(|| {
+        if expected_text == "something else" {
+            format!("remove `{found}` or check the line above it")
+        } else {
+            format!("write {expected_text} here, or check the line above it")
+        }
+    });
+    Diagnostic::error("E0001", format!("unexpected `{found}`"))
+        .label(
+            Span::new(at, at + found.len().max(1)),
+            format!("expected {expected_text}"),
+        )
+        .help(help)
+}
+
+/// The length of `chunk` without its trailing whitespace and comments.
+fn code_end(chunk: &str) -> usize {
+    let mut end = 0;
+    let mut offset = 0;
+    for line in chunk.split_inclusive('\n') {
+        let mut code = line.len();
+        let mut in_string = false;
+        for (i, c) in line.char_indices() {
+            match c {
+                '"' => in_string = !in_string,
+                '#' if !in_string => {
+                    code = i;
+                    break;
+                }
+                _ => {}
+            }
+        }
+        let trimmed = line[..code].trim_end().len();
+        if trimmed > 0 {
+            end = offset + trimmed;
+        }
+        offset += line.len();
+    }
+    end
 }
