@@ -1,9 +1,9 @@
 use grail::{Game, State};
 fn main() {
-    let path = std::env::args().nth(1).unwrap_or("rules/tamoul.rules".into());
+    let path = std::env::args().nth(1).unwrap_or("rules/tamoul.rules".into()); let np: usize = std::env::args().nth(2).map(|s| s.parse().unwrap()).unwrap_or(4);
     let game = match Game::load(&path) { Ok(g) => g, Err(d) => { eprint!("{}", d.render_plain()); std::process::exit(1) } };
     eprint!("{}", game.warnings().render_plain());
-    let mut s = State::new(&game, 4, 7, &game.default_options()).unwrap();
+    let mut s = State::new(&game, np, 3, &game.default_options()).unwrap();
     println!("{}", s.view(&game, grail::Viewer::All));
     for a in s.legal_actions(&game) { println!("  {}", s.label(&game, a)); }
     use rand::{Rng, SeedableRng};

@@ -15,6 +15,8 @@ pub(crate) struct Scope {
     pub next_slot: u16,
     /// The name of every slot ever handed out, by slot number.
     pub slot_names: Vec<String>,
+    /// Parameters of a function being expanded: name -> argument.
+    pub aliases: Vec<(String, Expr, Ty)>,
 }
 
 impl Scope {
@@ -134,6 +136,9 @@ impl Checker {
     }
 
     fn name(&mut self, n: &str, span: Span, scope: &mut Scope) -> (Expr, Ty) {
+        if let Some((_, e, ty)) = scope.aliases.iter().rev().find(|a| a.0 == n) {
+            return (e.clone(), *ty);
+        }
         if let Some((slot, ty)) = scope.get(n) {
             return (Expr::Local(slot), ty);
         }
@@ -281,7 +286,52 @@ impl Checker {
         }
     }
 
+    /// Expand a user function in place: its parameters stand for the argument expressions.
+    fn call_fn(&mut self, f: u16, name: &ast::Name, args: &[ast::Expr], span: Span, scope: &mut Scope) -> (Expr, Ty) {
+        let (decl, params, ret) = self.funcs[f as usize].clone();
+        if args.len() != params.len() {
+            self.error(
+                Diagnostic::error(
+                    "E0104",
+                    format!("`{}` takes {} argument(s) but {} were given", name.text, params.len(), args.len()),
+                )
+                .label(span, "wrong number of arguments")
+                .label(decl.name.span, "declared here")
+                .help("pass one value per parameter, in order"),
+            );
+            return (Expr::Int(0), Ty::Error);
+        }
+        if self.expanding.contains(&f) {
+            self.error(
+                Diagnostic::error("E0114", format!("function `{}` calls itself", name.text))
+                    .label(span, "recursive call")
+                    .help("functions are expanded where they are used, so they cannot recurse; use a phase with a loop"),
+            );
+            return (Expr::Int(0), Ty::Error);
+        }
+        let mut aliases = Vec::new();
+        for (((pn, _), t), a) in decl.params.iter().zip(&params).zip(args) {
+            let x = self.expect(a, *t, scope, &format!("this argument of `{}`", name.text));
+            aliases.push((pn.text.clone(), x, *t));
+        }
+        // The body sees only its parameters (and top-level names), but its
+        // aggregates take slots from the caller's frame.
+        let saved_names = std::mem::take(&mut scope.names);
+        let saved_aliases = std::mem::replace(&mut scope.aliases, aliases);
+        let saved_marks = std::mem::take(&mut scope.marks);
+        self.expanding.push(f);
+        let body = self.expect(&decl.body, ret, scope, &format!("the value of `{}`", name.text));
+        self.expanding.pop();
+        scope.names = saved_names;
+        scope.aliases = saved_aliases;
+        scope.marks = saved_marks;
+        (body, ret)
+    }
+
     fn call(&mut self, name: &ast::Name, args: &[ast::Expr], span: Span, scope: &mut Scope) -> (Expr, Ty) {
+        if let Some((Sym::Func(f), _)) = self.names.get(&name.text).copied() {
+            return self.call_fn(f, name, args, span, scope);
+        }
         let Some(&(_, b)) = Builtin::ALL.iter().find(|(n, _)| *n == name.text) else {
             if let Some((Sym::Proc(_), _)) = self.names.get(&name.text) {
                 self.error(

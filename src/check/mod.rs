@@ -26,6 +26,7 @@ pub(crate) enum Sym {
     Zone(u16),
     Var(u16),
     Table(u16),
+    Func(u16),
     Proc(u16),
 }
 
@@ -39,6 +40,7 @@ impl Sym {
             Sym::Zone(_) => "zone",
             Sym::Var(_) => "variable",
             Sym::Table(_) => "table",
+            Sym::Func(_) => "function",
             Sym::Proc(_) => "phase",
         }
     }
@@ -56,6 +58,10 @@ pub(crate) struct Checker {
     pub calls: Vec<(u16, u16)>,
     /// Procedures that contain an `end game`.
     pub ends: Vec<u16>,
+    /// User functions: declaration, parameter types, result type.
+    pub funcs: Vec<(ast::FnDecl, Vec<Ty>, Ty)>,
+    /// Functions being expanded (to refuse recursion).
+    pub expanding: Vec<u16>,
 }
 
 /// Check a parsed file. Returns the HIR (usable only when no diagnostic is
@@ -70,6 +76,8 @@ pub fn check(file: &ast::File) -> (Hir, Vec<Diagnostic>) {
         procs: Vec::new(),
         calls: Vec::new(),
         ends: Vec::new(),
+        funcs: Vec::new(),
+        expanding: Vec::new(),
     };
     c.declare_all(file);
     c.check_decks(file);
@@ -312,8 +320,17 @@ impl Checker {
             }
         }
         for item in &file.items {
-            if let Item::Table(t) = item {
-                self.declare_table(t);
+            match item {
+                Item::Table(t) => self.declare_table(t),
+                Item::Fn(f) => {
+                    let id = self.funcs.len() as u16;
+                    if self.define(&f.name, Sym::Func(id)) {
+                        let params = f.params.iter().map(|(_, t)| self.ty(t)).collect();
+                        let ret = self.ty(&f.ret);
+                        self.funcs.push((f.clone(), params, ret));
+                    }
+                }
+                _ => {}
             }
         }
         // Phase parameter types.

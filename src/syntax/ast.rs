@@ -26,6 +26,7 @@ pub enum Item {
     Zone(ZoneDecl),
     Var(VarDecl),
     Table(TableDecl),
+    Fn(FnDecl),
     Phase(PhaseDecl),
     Start(Block, Span),
     Winners(WinnersDecl),
@@ -117,6 +118,15 @@ pub struct VarDecl {
     pub per_player: bool,
     pub per_card: bool,
     pub init: Option<Expr>,
+}
+
+/// `fn NAME(params) -> TYPE = EXPR`: a named query, expanded where it is used.
+#[derive(Clone, Debug)]
+pub struct FnDecl {
+    pub name: Name,
+    pub params: Vec<(Name, Name)>,
+    pub ret: Name,
+    pub body: Expr,
 }
 
 /// `table NAME: Enum -> int { value: number, ... }`

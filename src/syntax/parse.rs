@@ -102,6 +102,14 @@ impl Builder {
             Rule::zone_decl => Item::Zone(self.zone_decl(p)),
             Rule::var_decl => Item::Var(self.var_decl(p)),
             Rule::table_decl => Item::Table(self.table_decl(p)),
+            Rule::fn_decl => {
+                let mut i = p.into_inner();
+                let name = self.name(i.next().expect("name"));
+                let params = self.params(i.next().expect("params"));
+                let ret = self.name(i.next().expect("type"));
+                let body = self.expr(i.next().expect("body"));
+                Item::Fn(FnDecl { name, params, ret, body })
+            }
             Rule::phase_decl => Item::Phase(self.phase_decl(p, PhaseKind::Phase)),
             Rule::turn_decl => Item::Phase(self.phase_decl(p, PhaseKind::Turn)),
             Rule::reaction_decl => Item::Phase(self.phase_decl(p, PhaseKind::Reaction)),
