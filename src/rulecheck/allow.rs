@@ -157,7 +157,7 @@ fn line_starts(text: &str) -> Vec<(usize, &str)> {
 }
 
 /// Where a `#` comment starts in a line, outside string literals.
-fn comment_start(line: &str) -> Option<usize> {
+pub(super) fn comment_start(line: &str) -> Option<usize> {
     let mut in_string = false;
     for (i, b) in line.bytes().enumerate() {
         match b {

@@ -26,7 +26,7 @@ pub use flow::Liveness;
 pub use lints::{Context, Level, Lint, Pass, REGISTRY};
 pub use report::Verdict;
 
-use crate::diag::{Diagnostic, Source};
+use crate::diag::{Diagnostic, Source, Span};
 use crate::engine::compile;
 use std::path::Path;
 
@@ -107,6 +107,9 @@ impl FileReport {
     /// Add a lint's finding: silenced if a comment allows it on the line
     /// of its first label, promoted to an error if denied.
     pub fn add(&mut self, lint: &Lint, mut d: Diagnostic) {
+        for (span, _) in &mut d.labels {
+            *span = tidy(&self.source.text, *span);
+        }
         let line = d.span().map(|s| self.source.line_of(s.start)).unwrap_or(0);
         if self.allows.silences(lint.name, line) {
             self.silenced += 1;
@@ -149,6 +152,28 @@ impl FileReport {
     pub fn warnings(&self) -> usize {
         self.findings.iter().filter(|f| !f.diag.is_error()).count()
     }
+}
+
+/// A span without the blanks and comments that end it (statement spans
+/// from the parser run on to the next token).
+fn tidy(text: &str, span: Span) -> Span {
+    let Some(inner) = text.get(span.start as usize..span.end as usize) else {
+        return span;
+    };
+    let mut end = 0;
+    let mut at = 0;
+    for line in inner.split_inclusive('\n') {
+        let code = allow::comment_start(line).map_or(line, |i| &line[..i]);
+        let kept = code.trim_end().len();
+        if kept > 0 {
+            end = at + kept;
+        }
+        at += line.len();
+    }
+    if end == 0 {
+        return span;
+    }
+    Span::new(span.start as usize, span.start as usize + end)
 }
 
 /// Check one rules file given as text; `source.name` names it in reports.

@@ -37,11 +37,11 @@ fn run(cx: &Context, out: &mut Vec<Diagnostic>) {
             let mut d = LINT.at(
                 choose,
                 "this choice has a single option",
-                "the player must choose...",
+                "the player is asked here",
             );
-            d = d.label(label_span(cx, arm.span), "...this, the only option");
+            d = d.label(label_span(cx, arm.span), "but this is the only option");
             if arm.guard.is_some() {
-                d = d.help("when its `when` guard fails the player is stuck; add `otherwise { }` or a second option");
+                d = d.help("when its `when` guard fails the player is stuck: add `otherwise { }`, or run the body without asking");
             }
             out.push(d);
         });
