@@ -125,7 +125,7 @@ pub static COMMANDS: &[Command] = &[
         name: "quit",
         aliases: &["exit"],
         args: "",
-        help: "leave (also `exit`, or Ctrl-D)",
+        help: "leave the REPL (Ctrl-D too); in a script, stop there",
         details: "",
         run: cmd_quit,
     },
@@ -182,10 +182,8 @@ fn no_args(name: &str, args: &[&str]) -> Result<(), String> {
 
 fn cmd_state(s: &mut Session, args: &[&str], out: &mut String) -> Result<Flow, String> {
     no_args("state", args)?;
+    // the view says who is to choose, or that the game is over or stuck
     out.push_str(&s.view(Viewer::All));
-    if !s.state.is_over() && s.legal().is_empty() {
-        let _ = writeln!(out, "{}", s.stuck_line());
-    }
     Ok(Flow::Continue)
 }
 
@@ -210,6 +208,14 @@ fn legal_or_err(s: &Session) -> Result<Vec<Action>, String> {
     Ok(legal)
 }
 
+/// How the moves are numbered, for error lines.
+fn numbers(n: usize) -> String {
+    match n {
+        1 => "the only move is 1 (type `moves`)".to_string(),
+        _ => format!("moves are numbered 1..{n} (type `moves`)"),
+    }
+}
+
 fn numbered(labels: &[String], picks: impl Iterator<Item = usize>) -> String {
     picks
         .map(|i| format!("{}. {}", i + 1, labels[i]))
@@ -224,15 +230,14 @@ fn resolve(s: &Session, args: &[&str]) -> Result<Action, String> {
     match args {
         [] => {
             return Err(format!(
-                "play needs a move: a number 1..{n} or the start of a label (type `moves`)"
+                "play needs a move: {}, or the start of a label",
+                numbers(n)
             ));
         }
         [word] if looks_numeric(word) => {
             return match word.parse::<usize>() {
                 Ok(k) if (1..=n).contains(&k) => Ok(legal[k - 1]),
-                _ => Err(format!(
-                    "no move {word}; moves are numbered 1..{n} (type `moves`)"
-                )),
+                _ => Err(format!("no move {word}; {}", numbers(n))),
             };
         }
         _ => {}
@@ -275,16 +280,14 @@ fn cmd_play(s: &mut Session, args: &[&str], out: &mut String) -> Result<Flow, St
 fn count_arg(cmd: &str, word: &str, what: &str) -> Result<usize, String> {
     match word.parse::<usize>() {
         Ok(k) if k >= 1 => Ok(k),
-        _ => Err(format!(
-            "{cmd} takes a number of {what} from 1 up, not '{word}'"
-        )),
+        _ => Err(format!("{cmd} takes {what}, not '{word}'")),
     }
 }
 
 fn cmd_undo(s: &mut Session, args: &[&str], out: &mut String) -> Result<Flow, String> {
     let k = match args {
         [] => 1,
-        [word] => count_arg("undo", word, "moves")?,
+        [word] => count_arg("undo", word, "a number of moves from 1 up")?,
         _ => {
             return Err(format!(
                 "undo takes at most one number, got '{}'",
@@ -313,7 +316,10 @@ fn cmd_auto(s: &mut Session, args: &[&str], out: &mut String) -> Result<Flow, St
     let (limit, to_end) = match args {
         [] => (1, false),
         [w] if w.eq_ignore_ascii_case("end") => (AUTO_END_LIMIT, true),
-        [word] => (count_arg("auto", word, "moves (or `end`)")?, false),
+        [word] => (
+            count_arg("auto", word, "a number of moves from 1 up, or `end`")?,
+            false,
+        ),
         _ => {
             return Err(format!(
                 "auto takes one number or `end`, got '{}'",
