@@ -208,12 +208,16 @@ impl Diagnostics {
     }
 }
 
-/// The closest of `candidates` to `name`, for "did you mean" hints.
+/// The closest of `candidates` to `name`, for "did you mean" hints. Never
+/// `name` itself; a swap of two neighbouring letters counts as one edit.
 pub fn did_you_mean<'a>(name: &str, candidates: impl Iterator<Item = &'a str>) -> Option<&'a str> {
     let mut best: Option<(usize, &str)> = None;
     for c in candidates {
-        let d = edit_distance(name, c);
-        let limit = (name.len().max(c.len()) / 3).max(1);
+        if c == name {
+            continue;
+        }
+        let d = if c.eq_ignore_ascii_case(name) { 0 } else { edit_distance(name, c) };
+        let limit = (name.chars().count().max(c.chars().count()) / 3).max(1);
         if d <= limit && best.is_none_or(|(bd, _)| d < bd) {
             best = Some((d, c));
         }
@@ -221,17 +225,41 @@ pub fn did_you_mean<'a>(name: &str, candidates: impl Iterator<Item = &'a str>) -
     best.map(|(_, c)| c)
 }
 
+/// Optimal string alignment distance: insertions, deletions, substitutions
+/// and swaps of two neighbouring characters each cost one.
 fn edit_distance(a: &str, b: &str) -> usize {
     let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.iter().enumerate() {
-        let mut cur = vec![i + 1];
-        for (j, cb) in b.iter().enumerate() {
-            let sub = prev[j] + usize::from(ca != cb);
-            cur.push(sub.min(prev[j + 1] + 1).min(cur[j] + 1));
+    let w = b.len() + 1;
+    let mut d = vec![0usize; (a.len() + 1) * w];
+    for i in 0..=a.len() {
+        for j in 0..=b.len() {
+            d[i * w + j] = if i == 0 || j == 0 {
+                i + j
+            } else {
+                let sub = d[(i - 1) * w + j - 1] + usize::from(a[i - 1] != b[j - 1]);
+                let mut v = sub.min(d[(i - 1) * w + j] + 1).min(d[i * w + j - 1] + 1);
+                if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                    v = v.min(d[(i - 2) * w + j - 2] + 1);
+                }
+                v
+            };
         }
-        prev = cur;
     }
-    prev[b.len()]
+    d[a.len() * w + b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::did_you_mean;
+
+    #[test]
+    fn suggestions() {
+        let names = ["black", "red", "threshold", "discard"];
+        assert_eq!(did_you_mean("blakc", names.into_iter()), Some("black"));
+        assert_eq!(did_you_mean("treshold", names.into_iter()), Some("threshold"));
+        assert_eq!(did_you_mean("Red", names.into_iter()), Some("red"));
+        assert_eq!(did_you_mean("discard", names.into_iter()), None);
+        assert_eq!(did_you_mean("green", names.into_iter()), None);
+    }
 }

@@ -91,22 +91,36 @@ impl Checker {
             let decl = kinds.iter().find(|k| k.name.text == d.kind.text).copied();
             let Some(decl) = decl else { continue };
             let before = self.tables.cards.len();
+            let errors_before = self.diags.len();
+            let mut each = Vec::new();
             for entry in &d.entries {
+                let start = self.tables.cards.len();
                 self.expand_entry(kind, decl, home, entry);
+                each.push((entry.span, self.tables.cards.len() - start));
             }
             let made = self.tables.cards.len() - before;
+            // A broken entry was already reported and makes the count meaningless.
+            let entries_ok = self.diags.len() == errors_before;
             if let Some((size, span)) = d.size
                 && size as usize != made
+                && entries_ok
             {
-                self.error(
-                    Diagnostic::error(
-                        "E0105",
-                        format!("deck `{}` declares {size} cards but its entries make {made}", d.name.text),
-                    )
-                    .label(span, format!("declared size {size}"))
-                    .label(d.name.span, format!("the entries below make {made}"))
-                    .help("count the copies again: each entry makes copies x (every combination of its ranges and lists)"),
-                );
+                let mut diag = Diagnostic::error(
+                    "E0105",
+                    format!("deck `{}` declares {size} cards but its entries make {made}", d.name.text),
+                )
+                .label(span, format!("declared size {size}"));
+                if each.len() <= 6 {
+                    for (at, n) in each {
+                        diag = diag.label(at, format!("{n} cards"));
+                    }
+                } else {
+                    diag = diag.label(d.name.span, format!("the entries below make {made}"));
+                }
+                self.error(diag.help(format!(
+                    "write `size {made}` if the entries are right; an entry makes its copies times every \
+                     combination of its ranges and lists (`2 x {{ value: 1..3 }}` makes 6)"
+                )));
             }
         }
     }
@@ -114,7 +128,13 @@ impl Checker {
     fn expand_entry(&mut self, kind: u16, decl: &ast::CardDecl, home: u16, entry: &ast::DeckEntry) {
         // For every attribute of the kind, the list of values this entry gives it.
         let mut choices: Vec<(u16, Vec<i32>, Vec<String>)> = Vec::new();
+        let mut name_override = None;
         for (n, v) in &entry.fields {
+            // `name: "esquive (dodge)"` names the cards of this entry directly.
+            if let (true, FieldValue::Str(s, _)) = (n.text == "name", v) {
+                name_override = Some(s.clone());
+                continue;
+            }
             let Some((_, tname)) = decl.attrs.iter().find(|(a, _)| a.text == n.text) else {
                 let known: Vec<&str> = decl.attrs.iter().map(|(a, _)| a.text.as_str()).collect();
                 let hint = crate::diag::did_you_mean(&n.text, known.iter().copied())
@@ -122,7 +142,7 @@ impl Checker {
                     .unwrap_or_else(|| format!("the attributes of `{}` are: {}", decl.name.text, known.join(", ")));
                 self.error(
                     Diagnostic::error("E0101", format!("unknown attribute `{}`", n.text))
-                        .label(n.span, "not an attribute of this card kind")
+                        .label(n.span, format!("`{}` has no attribute `{}`", decl.name.text, n.text))
                         .help(hint),
                 );
                 continue;
@@ -158,13 +178,14 @@ impl Checker {
                 for (c, (attr, vals, _)) in choices.iter().enumerate() {
                     values[*attr as usize] = vals[idx[c]];
                 }
-                let name = match &template {
-                    Some(t) => fill_template(t, |field| {
+                let name = match (&name_override, &template) {
+                    (Some(n), _) => n.clone(),
+                    (None, Some(t)) => fill_template(t, |field| {
                         choices.iter().enumerate().find_map(|(c, (attr, _, names))| {
                             (self.tables.attrs[*attr as usize].name == field).then(|| names[idx[c]].clone())
                         })
                     }),
-                    None => decl.name.text.clone(),
+                    (None, None) => decl.name.text.clone(),
                 };
                 self.tables.cards.push(CardInfo { name, kind });
                 self.tables.card_attrs.extend(values);

@@ -3,7 +3,7 @@
 //! operators and aggregates.
 
 use super::hir::*;
-use super::{Checker, Sym};
+use super::{Checker, Sym, a};
 use crate::diag::{Diagnostic, Span};
 use crate::syntax::ast::{self, AggKind, BinOp, ExprKind, UnOp};
 
@@ -69,12 +69,36 @@ impl Checker {
     }
 
     pub(crate) fn mismatch(&mut self, span: Span, want: Ty, got: Ty, what: &str) {
-        let (w, g) = (ty_name(self, want), ty_name(self, got));
+        let (w, g) = (a(&ty_name(self, want)), a(&ty_name(self, got)));
+        let hint = match (want, got) {
+            (Ty::Int, Ty::Card) => " (a card is not a number: use one of its attributes, such as `c.value`)",
+            (Ty::Int, Ty::Zone | Ty::Cards) => " (use `count(zone)` for the number of cards in a zone)",
+            (Ty::Int, Ty::Bool) => " (a condition is not a number)",
+            (Ty::Bool, Ty::Int) => " (compare the number to make a condition, for example `x > 0`)",
+            (Ty::Bool, _) => " (write a condition such as `x > 0` or `p.called`)",
+            (Ty::Card, Ty::Zone) => " (use `top(zone)`, `bottom(zone)` or `zone[i]` to take one card)",
+            (Ty::Zone, Ty::Card) => " (a zone is needed, such as `discard` or `p.hand`)",
+            (Ty::Zone, Ty::Cards) => " (a per-player zone needs its player, for example `p.hand`)",
+            (Ty::Player, Ty::Players) => " (name one player, for example with `for p in players`)",
+            (Ty::Player, Ty::Card) => " (use `owner(c)` for the player holding a card)",
+            _ => "",
+        };
         self.error(
             Diagnostic::error("E0103", "type mismatch")
-                .label(span, format!("this is a {g}"))
-                .help(format!("{what} must be a {w}")),
+                .label(span, format!("expected {w}, found {g}"))
+                .help(format!("{what} must be {w}{hint}")),
         );
+    }
+
+    /// The help line for a per-player (or per-card) variable used without
+    /// its owner: names the innermost player (or card) in scope, if any.
+    pub(crate) fn owner_help(&self, scope: &Scope, name: &str, per_card: bool) -> String {
+        let (whose, want, fallback) =
+            if per_card { ("card", Ty::Card, "for c in zone") } else { ("player", Ty::Player, "for p in players") };
+        match scope.names.iter().rev().find(|(_, _, t)| *t == want) {
+            Some((x, _, _)) => format!("each {whose} has its own `{name}`: write `{x}.{name}`"),
+            None => format!("each {whose} has its own `{name}`: name the {whose}, for example inside `{fallback} {{ ... }}`"),
+        }
     }
 
     /// Resolve a collection (something `for` can walk) and return its element type.
@@ -83,10 +107,10 @@ impl Checker {
         match t.element() {
             Some(el) => (x, el),
             None => {
-                let g = ty_name(self, t);
+                let g = a(&ty_name(self, t));
                 self.error(
                     Diagnostic::error("E0103", "type mismatch")
-                        .label(e.span, format!("this is a {g}, not a collection"))
+                        .label(e.span, format!("expected a collection, found {g}"))
                         .help("walk a zone, a per-player zone name, `players`, `order(p)`, a range `a..b` or an enum"),
                 );
                 (x, Ty::Error)
@@ -158,11 +182,12 @@ impl Checker {
                 let info = &self.tables.vars[v as usize];
                 if info.per_player || info.per_card {
                     let name = info.name.clone();
-                    let (whose, x) = if info.per_card { ("card", "c") } else { ("player", "p") };
+                    let whose = if info.per_card { "card" } else { "player" };
+                    let help = self.owner_help(scope, &name, info.per_card);
                     self.error(
                         Diagnostic::error("E0103", format!("`{name}` belongs to each {whose}"))
                             .label(span, format!("which {whose}'s?"))
-                            .help(format!("write `{x}.{name}` for a {whose} `{x}`")),
+                            .help(help),
                     );
                     return (Expr::Int(0), Ty::Error);
                 }
@@ -264,7 +289,10 @@ impl Checker {
                         .collect();
                     let help = crate::diag::did_you_mean(&field.text, cands.iter().copied())
                         .map(|s| format!("did you mean `{s}`?"))
-                        .unwrap_or_else(|| format!("cards have: {}", cands.join(", ")));
+                        .unwrap_or_else(|| match cands.is_empty() {
+                            true => "cards have no attributes yet: declare them in a `card` block".to_string(),
+                            false => format!("cards have: {}", cands.join(", ")),
+                        });
                     self.error(
                         Diagnostic::error("E0101", format!("cards have no attribute `{}`", field.text))
                             .label(field.span, "unknown attribute")
@@ -275,10 +303,10 @@ impl Checker {
             },
             Ty::Error => (Expr::Int(0), Ty::Error),
             other => {
-                let g = ty_name(self, other);
+                let g = a(&ty_name(self, other));
                 self.error(
                     Diagnostic::error("E0103", "type mismatch")
-                        .label(base.span, format!("this is a {g}"))
+                        .label(base.span, format!("expected a player or a card, found {g}"))
                         .help(format!("`.{}` needs a player or a card before the dot", field.text)),
                 );
                 (Expr::Int(0), Ty::Error)
@@ -293,11 +321,15 @@ impl Checker {
             self.error(
                 Diagnostic::error(
                     "E0104",
-                    format!("`{}` takes {} argument(s) but {} were given", name.text, params.len(), args.len()),
+                    arity_title(&name.text, params.len(), args.len()),
                 )
-                .label(span, "wrong number of arguments")
-                .label(decl.name.span, "declared here")
-                .help("pass one value per parameter, in order"),
+                .label(span, format!("{} given here", count(args.len(), "argument")))
+                .label(decl.name.span, format!("`{}` is declared here", name.text))
+                .help(format!(
+                    "pass one value per parameter, in order: `{}({})`",
+                    name.text,
+                    decl.params.iter().map(|(n, _)| n.text.as_str()).collect::<Vec<_>>().join(", ")
+                )),
             );
             return (Expr::Int(0), Ty::Error);
         }
@@ -357,10 +389,10 @@ impl Checker {
             self.error(
                 Diagnostic::error(
                     "E0104",
-                    format!("`{}` takes {} argument(s) but {} were given", name.text, params.len(), args.len()),
+                    arity_title(&name.text, params.len(), args.len()),
                 )
-                .label(span, "wrong number of arguments")
-                .help(format!("write `{}({})`", name.text, params.iter().map(|t| ty_name(self, *t)).collect::<Vec<_>>().join(", "))),
+                .label(span, format!("{} given here", count(args.len(), "argument")))
+                .help(builtin_usage(b)),
             );
             return (Expr::Int(0), Ty::Error);
         }
@@ -488,5 +520,34 @@ impl Checker {
             },
             ty,
         )
+    }
+}
+
+/// "`f` takes 2 arguments but 1 was given".
+pub(crate) fn arity_title(name: &str, want: usize, got: usize) -> String {
+    let was = if got == 1 { "was" } else { "were" };
+    format!("`{name}` takes {} but {got} {was} given", count(want, "argument"))
+}
+
+/// "1 argument", "3 arguments".
+pub(crate) fn count(n: usize, noun: &str) -> String {
+    if n == 1 { format!("1 {noun}") } else { format!("{n} {noun}s") }
+}
+
+/// How a built-in function is called, and what it gives.
+fn builtin_usage(b: Builtin) -> &'static str {
+    match b {
+        Builtin::Top => "write `top(ZONE)`: the top card of the zone, or none",
+        Builtin::Bottom => "write `bottom(ZONE)`: the bottom card of the zone, or none",
+        Builtin::Size => "write `count(ZONE)`: how many cards the zone holds",
+        Builtin::Next => "write `next(PLAYER)`: the next player in seating order",
+        Builtin::Prev => "write `prev(PLAYER)`: the previous player in seating order",
+        Builtin::Owner => "write `owner(CARD)`: the player whose zone holds the card, or none",
+        Builtin::Pos => "write `pos(CARD)`: the card's place in its zone, 0 at the bottom",
+        Builtin::Seat => "write `seat(NUMBER)`: the player in that seat, from 0",
+        Builtin::Random => "write `random(LOW, HIGH)`: a number from LOW to HIGH, both included",
+        Builtin::Order => "write `order(PLAYER)`: every player in seating order, from that one",
+        Builtin::Knows => "write `knows(PLAYER, CARD)`: whether the player knows the card",
+        Builtin::InZone => "write `in_zone(CARD, ZONE)`: whether the card is in that zone",
     }
 }

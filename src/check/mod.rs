@@ -56,8 +56,11 @@ pub(crate) struct Checker {
     pub procs: Vec<Proc>,
     /// Calls seen: (caller, callee) for reachability.
     pub calls: Vec<(u16, u16)>,
-    /// Procedures that contain an `end game`.
-    pub ends: Vec<u16>,
+    /// Every `end game`: the procedure holding it and its span.
+    pub ends: Vec<(u16, Span)>,
+    /// Names declared more than once (already reported: later errors about
+    /// them would only repeat it).
+    pub dups: Vec<String>,
     /// User functions: declaration, parameter types, result type.
     pub funcs: Vec<(ast::FnDecl, Vec<Ty>, Ty)>,
     /// Functions being expanded (to refuse recursion).
@@ -76,6 +79,7 @@ pub fn check(file: &ast::File) -> (Hir, Vec<Diagnostic>) {
         procs: Vec::new(),
         calls: Vec::new(),
         ends: Vec::new(),
+        dups: Vec::new(),
         funcs: Vec::new(),
         expanding: Vec::new(),
     };
@@ -102,12 +106,17 @@ impl Checker {
         if let Some((prev, span)) = self.names.get(&name.text) {
             let what = prev.what();
             let span = *span;
+            let again = sym.what();
             self.error(
                 Diagnostic::error("E0102", format!("`{}` is defined twice", name.text))
-                    .label(name.span, "defined again here")
-                    .label(span, format!("first defined here as a {what}"))
-                    .help("every top-level name must be unique: rename one of them"),
+                    .label(name.span, format!("defined again here, as a {again}"))
+                    .label(span, format!("first defined here, as a {what}"))
+                    .help(
+                        "options, enums, card kinds, decks, zones, variables, tables, functions and phases \
+                         share one set of names: rename one of the two",
+                    ),
             );
+            self.dups.push(name.text.clone());
             return false;
         }
         self.names.insert(name.text.clone(), (sym, name.span));
@@ -167,7 +176,11 @@ impl Checker {
                                 self.error(
                                     Diagnostic::error("E0110", "impossible player count")
                                         .label(span, format!("{lo}..{hi} is not a valid range"))
-                                        .help("write `players MIN..MAX` with 1 <= MIN <= MAX <= 32"),
+                                        .help(if lo > hi && hi >= 1 && lo <= 32 {
+                                            format!("write the smaller number first: `players {hi}..{lo}`")
+                                        } else {
+                                            "write `players MIN..MAX` with 1 <= MIN <= MAX <= 32".to_string()
+                                        }),
                                 );
                                 (1, 1)
                             } else {
@@ -186,7 +199,7 @@ impl Checker {
                             self.error(
                                 Diagnostic::error("E0106", format!("option `{}` has an empty range", o.name.text))
                                     .label(o.range_span, "the minimum is above the maximum")
-                                    .help("write the range as MIN..MAX"),
+                                    .help(format!("write the smaller bound first: `{}..{}`", o.max, o.min)),
                             );
                         } else if o.default.0 < o.min || o.default.0 > o.max {
                             self.error(
@@ -196,7 +209,13 @@ impl Checker {
                                 )
                                 .label(o.default.1, format!("{} is not in {}..{}", o.default.0, o.min, o.max))
                                 .label(o.range_span, "the allowed range")
-                                .help("choose a default inside the range, or widen the range"),
+                                .help(format!(
+                                    "choose a default inside {}..{}, or widen the range to `{}..{}`",
+                                    o.min,
+                                    o.max,
+                                    o.min.min(o.default.0),
+                                    o.max.max(o.default.0)
+                                )),
                             );
                         }
                         self.tables.options.push(OptionInfo {
@@ -360,6 +379,8 @@ impl Checker {
                     );
                 }
                 self.procs[id as usize].params = params;
+                // Parameter names, for help lines (check_procs adds the other locals).
+                self.procs[id as usize].local_names = p.params.iter().map(|(n, _)| n.text.clone()).collect();
             }
         }
     }
@@ -464,6 +485,20 @@ impl Checker {
 
     /// Look up a top-level name, reporting it with a did-you-mean if unknown.
     pub(crate) fn unknown(&mut self, name: &str, span: Span, what: &str, extra: &[&str]) {
+        if self.dups.iter().any(|d| d == name) {
+            // Defined twice: already reported, and the use may mean either one.
+            return;
+        }
+        if let Some((sym, decl)) = self.names.get(name).copied() {
+            let (is, want) = (a(sym.what()), a(what));
+            self.error(
+                Diagnostic::error("E0103", format!("`{name}` is {is}, not {want}"))
+                    .label(span, format!("{want} is needed here"))
+                    .label(decl, format!("`{name}` is declared here, as {is}"))
+                    .help(format!("use the name of {want} here")),
+            );
+            return;
+        }
         let mut cands: Vec<&str> = self.names.keys().map(String::as_str).collect();
         cands.extend(self.enum_values.keys().map(String::as_str));
         cands.extend(extra.iter().copied());
@@ -478,6 +513,12 @@ impl Checker {
                 .help(help),
         );
     }
+}
+
+/// A noun with its indefinite article: "a zone", "an option".
+pub(crate) fn a(noun: &str) -> String {
+    let article = if noun.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" };
+    format!("{article} {noun}")
 }
 
 pub(crate) fn default_value(ty: Ty) -> Expr {

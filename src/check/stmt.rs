@@ -2,7 +2,7 @@
 //! effects, calls with arity, `break` outside loops, reachability of
 //! phases from `start`, and the presence of an end condition.
 
-use super::expr::Scope;
+use super::expr::{Scope, arity_title, count, ty_name};
 use super::hir::*;
 use super::{Checker, Sym};
 use crate::diag::{Diagnostic, Span};
@@ -176,7 +176,7 @@ impl Checker {
             }
             S::Reveal(c) => StmtKind::Reveal(self.expect(c, Ty::Card, scope, "the revealed card")),
             S::EndGame => {
-                self.ends.push(ctx.proc);
+                self.ends.push((ctx.proc, s.span));
                 StmtKind::EndGame
             }
             S::Leave(n) => match self.names.get(&n.text) {
@@ -213,11 +213,14 @@ impl Checker {
                         self.usage.vars_written[v as usize] = true;
                         Some((Place::Global(v), self.tables.vars[v as usize].ty))
                     }
-                    Some(Sym::Var(_)) => {
+                    Some(Sym::Var(v)) => {
+                        let per_card = self.tables.vars[v as usize].per_card;
+                        let whose = if per_card { "card" } else { "player" };
+                        let help = self.owner_help(scope, &base.text, per_card);
                         self.error(
-                            Diagnostic::error("E0103", format!("`{}` belongs to each player", base.text))
-                                .label(base.span, "which player's?")
-                                .help(format!("write `p.{} = ...` for a player `p`", base.text)),
+                            Diagnostic::error("E0103", format!("`{}` belongs to each {whose}", base.text))
+                                .label(base.span, format!("which {whose}'s?"))
+                                .help(help),
                         );
                         None
                     }
@@ -325,15 +328,21 @@ impl Checker {
             );
         }
         let params = self.procs[id as usize].params.clone();
+        // Even a wrong call makes the phase reachable: no second warning.
+        self.calls.push((ctx.proc, id));
         if params.len() != args.len() {
+            let names = &self.procs[id as usize].local_names;
+            let shown: Vec<String> = params
+                .iter()
+                .enumerate()
+                .map(|(i, t)| format!("{}: {}", names.get(i).map_or("_", String::as_str), ty_name(self, *t)))
+                .collect();
+            let call: Vec<&str> = (0..params.len()).map(|i| names.get(i).map_or("_", String::as_str)).collect();
             self.error(
-                Diagnostic::error(
-                    "E0104",
-                    format!("`{}` takes {} argument(s) but {} were given", n.text, params.len(), args.len()),
-                )
-                .label(span, "wrong number of arguments")
-                .label(self.procs[id as usize].span, "declared here")
-                .help("pass one value per parameter, in order"),
+                Diagnostic::error("E0104", arity_title(&n.text, params.len(), args.len()))
+                    .label(span, format!("{} given here", count(args.len(), "argument")))
+                    .label(self.procs[id as usize].span, format!("`{}` is declared with ({})", n.text, shown.join(", ")))
+                    .help(format!("pass one value per parameter, in order: `{}({})`", n.text, call.join(", "))),
             );
             return None;
         }
@@ -342,7 +351,6 @@ impl Checker {
             .zip(params)
             .map(|(a, t)| self.expect(a, t, scope, &format!("this argument of `{}`", n.text)))
             .collect();
-        self.calls.push((ctx.proc, id));
         Some(Stmt { kind: StmtKind::Call(id, xs), span })
     }
 
@@ -368,20 +376,36 @@ impl Checker {
         }
         for (i, p) in self.procs.iter().enumerate() {
             if !reached[i] && p.kind != ProcKind::Start {
-                let d = Diagnostic::warning("E0107", format!("phase `{}` can never be reached", p.name))
-                    .label(p.span, "never called from `start`")
-                    .help(format!("call `{}(...)` from a reachable phase, or delete it", p.name));
+                let kind = proc_kind(p.kind);
+                let d = Diagnostic::warning("E0107", format!("{kind} `{}` can never be reached", p.name))
+                    .label(p.span, "nothing calls it from `start` or a reaction")
+                    .help(format!("call `{}(...)` from a phase that runs, or delete it", p.name));
                 self.diags.push(d);
             }
         }
         let has_start = !self.procs[0].body.is_empty() || self.procs[0].span != Span::default();
-        if has_start && !self.ends.iter().any(|p| reached[*p as usize]) {
+        if has_start && !self.ends.iter().any(|(p, _)| reached[*p as usize]) {
             let span = self.procs[0].span;
-            self.error(
-                Diagnostic::error("E0108", "the game has no end condition")
-                    .label(span, "no `end game` is reachable from here")
-                    .help("add `end game` where the game stops, for example `if max(p.score for p in players) >= target { end game }`"),
-            );
+            let mut d = Diagnostic::error("E0108", "the game never ends")
+                .label(span, "no `end game` can be reached from here");
+            for &(p, at) in &self.ends {
+                let proc = &self.procs[p as usize];
+                d = d.label(at, format!("this `end game` is in {} `{}`, which never runs", proc_kind(proc.kind), proc.name));
+            }
+            self.error(d.help(if self.ends.is_empty() {
+                "add `end game` where the game should stop, usually in a check after each round: `if CONDITION { end game }`"
+            } else {
+                "call the phase that holds `end game`, or move the `end game` into a phase that runs"
+            }));
         }
+    }
+}
+
+fn proc_kind(k: ProcKind) -> &'static str {
+    match k {
+        ProcKind::Start => "start",
+        ProcKind::Phase => "phase",
+        ProcKind::Turn => "turn",
+        ProcKind::Reaction => "reaction",
     }
 }
