@@ -146,6 +146,7 @@ pub enum Expr {
     Index(Box<Expr>, Box<Expr>),
     Not(Box<Expr>),
     Neg(Box<Expr>),
+    Cond(Box<Expr>, Box<Expr>, Box<Expr>),
     Bin(BinOp, Box<Expr>, Box<Expr>),
     Call(Builtin, Vec<Expr>),
     Agg {
@@ -231,6 +232,8 @@ pub enum StmtKind {
     Leave(u16),
     Return,
     Break,
+    Checkpoint,
+    Rollback,
     Call(u16, Vec<Expr>),
 }
 

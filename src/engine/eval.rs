@@ -166,6 +166,13 @@ impl Ev<'_> {
             }
             Expr::Not(x) => (self.eval(x)? == 0) as i32,
             Expr::Neg(x) => self.eval(x)?.wrapping_neg(),
+            Expr::Cond(cond, a, b) => {
+                if self.eval(cond)? != 0 {
+                    self.eval(a)?
+                } else {
+                    self.eval(b)?
+                }
+            }
             Expr::Bin(op, l, r) => return self.binary(*op, l, r),
             Expr::Call(b, args) => return self.call(*b, args),
             Expr::Agg { kind, slot, coll, filter, body } => {

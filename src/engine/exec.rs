@@ -61,13 +61,20 @@ impl State {
             self.core.current = args[0];
             self.turns += 1;
         }
-        self.frames.push(Frame { phase, pc: 0, base, scratch: self.scratch.len() as u32 });
+        self.frames.push(Frame {
+            phase,
+            pc: 0,
+            base,
+            scratch: self.scratch.len() as u32,
+            saved: self.checkpoints.len() as u32,
+        });
     }
 
     fn pop(&mut self) -> Frame {
         let f = self.frames.pop().expect("frame");
         self.locals.truncate(f.base as usize);
         self.scratch.truncate(f.scratch as usize);
+        self.checkpoints.truncate(f.saved as usize);
         f
     }
 
@@ -254,6 +261,22 @@ impl State {
                 if self.frames.is_empty() {
                     self.over = true;
                 }
+            }
+            Node::Checkpoint => {
+                self.checkpoints.push(self.core.clone());
+                self.set_pc(next);
+            }
+            Node::Rollback => {
+                if self.checkpoints.len() > fr.saved as usize
+                    && let Some(saved) = self.checkpoints.pop()
+                {
+                    // the decision-maker and turn stay as they are now
+                    let (actor, current) = (self.core.actor, self.core.current);
+                    self.core = saved;
+                    self.core.actor = actor;
+                    self.core.current = current;
+                }
+                self.set_pc(next);
             }
             Node::Return => {
                 self.pop();

@@ -129,6 +129,8 @@ pub struct Frame {
     pub base: u32,
     /// Height of the loop scratch stack when the phase was entered.
     pub scratch: u32,
+    /// Number of checkpoints when the phase was entered.
+    pub saved: u32,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -138,6 +140,8 @@ pub struct State {
     pub locals: Vec<i32>,
     /// Loop snapshots: `[len, next, items...]` per active `for`.
     pub scratch: Vec<i32>,
+    /// Copies of the table taken by `checkpoint`, newest last.
+    pub checkpoints: Vec<Core>,
     pub rng: ChaCha8Rng,
     /// The player who must choose now, if the interpreter is waiting.
     pub waiting: Option<u8>,
@@ -261,7 +265,14 @@ impl State {
         let start = &g.phases[0];
         Ok(State {
             core,
-            frames: vec![Frame { phase: 0, pc: 0, base: 0, scratch: 0 }],
+            frames: vec![Frame {
+                phase: 0,
+                pc: 0,
+                base: 0,
+                scratch: 0,
+                saved: 0,
+            }],
+            checkpoints: Vec::new(),
             locals: vec![0; start.locals as usize],
             scratch: Vec::new(),
             rng,

@@ -74,6 +74,10 @@ pub enum Node {
     EndGame,
     Leave(u16),
     Return,
+    /// Push a copy of the table; dropped when the phase returns.
+    Checkpoint,
+    /// Restore and drop the latest checkpoint of this phase (nothing if none).
+    Rollback,
     Call(u16, Vec<Expr>),
 }
 
@@ -352,6 +356,12 @@ impl Lower {
             }
             StmtKind::Return => {
                 self.push(Node::Return, span);
+            }
+            StmtKind::Checkpoint => {
+                self.push(Node::Checkpoint, span);
+            }
+            StmtKind::Rollback => {
+                self.push(Node::Rollback, span);
             }
             StmtKind::Break => {
                 let iter = self.loops.last().and_then(|l| l.0);

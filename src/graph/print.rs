@@ -29,6 +29,7 @@ pub fn fmt_expr(t: &Tables, locals: &[String], e: &Expr) -> String {
         Expr::Index(z, i) => format!("{}[{}]", f(z), f(i)),
         Expr::Not(x) => format!("not {}", f(x)),
         Expr::Neg(x) => format!("-{}", f(x)),
+        Expr::Cond(c, a, b) => format!("(if {} then {} else {})", f(c), f(a), f(b)),
         Expr::Bin(op, l, r) => format!("({} {} {})", f(l), binop(*op), f(r)),
         Expr::Call(b, args) => {
             let name = Builtin::ALL.iter().find(|(_, x)| x == b).map(|(n, _)| *n).unwrap_or("?");
@@ -135,6 +136,8 @@ pub fn describe(g: &Graph, phase: &Phase, node: &Node) -> String {
         Node::EndGame => "end game".into(),
         Node::Leave(p) => format!("leave {}", g.phases[*p as usize].name),
         Node::Return => "return".into(),
+        Node::Checkpoint => "checkpoint".into(),
+        Node::Rollback => "rollback".into(),
         Node::Call(p, args) => {
             format!("{}({})", g.phases[*p as usize].name, args.iter().map(f).collect::<Vec<_>>().join(", "))
         }

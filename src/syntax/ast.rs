@@ -85,6 +85,7 @@ pub enum FieldValue {
     Int(i64, Span),
     Range(i64, i64, Span),
     Name(Name),
+    Str(String, Span),
     List(Vec<FieldValue>, Span),
 }
 
@@ -245,6 +246,11 @@ pub enum StmtKind {
     Leave(Name),
     Return,
     Break,
+    /// Remember the table (zones, cards, knowledge, variables) so that a
+    /// later `rollback` in the same phase can restore it.
+    Checkpoint,
+    /// Restore the table to the latest checkpoint of this phase.
+    Rollback,
     Call(Name, Vec<Expr>),
 }
 
@@ -300,6 +306,8 @@ pub enum ExprKind {
     Call(Name, Vec<Expr>),
     Unary(UnOp, Box<Expr>),
     Binary(BinOp, Box<Expr>, Box<Expr>),
+    /// `if c then a else b`
+    Cond(Box<Expr>, Box<Expr>, Box<Expr>),
     Aggregate {
         kind: AggKind,
         body: Option<Box<Expr>>,

@@ -260,6 +260,7 @@ impl Builder {
         match p.as_rule() {
             Rule::int => FieldValue::Int(self.int(p), span),
             Rule::ident => FieldValue::Name(self.name(p)),
+            Rule::string => FieldValue::Str(self.string(p), span),
             Rule::int_range => {
                 let mut i = p.into_inner();
                 let lo = self.int(i.next().expect("lo"));
@@ -521,6 +522,8 @@ impl Builder {
             Rule::end_stmt => StmtKind::EndGame,
             Rule::leave_stmt => StmtKind::Leave(self.name(i.next().expect("phase"))),
             Rule::return_stmt => StmtKind::Return,
+            Rule::checkpoint_stmt => StmtKind::Checkpoint,
+            Rule::rollback_stmt => StmtKind::Rollback,
             Rule::break_stmt => StmtKind::Break,
             Rule::call_stmt => {
                 let n = self.name(i.next().expect("name"));
@@ -677,6 +680,13 @@ impl Builder {
                 _ => ExprKind::None,
             },
             Rule::expr => return self.expr(p),
+            Rule::cond => {
+                let mut i = p.into_inner();
+                let c = self.expr(i.next().expect("cond"));
+                let a = self.expr(i.next().expect("then"));
+                let b = self.expr(i.next().expect("else"));
+                ExprKind::Cond(Box::new(c), Box::new(a), Box::new(b))
+            }
             Rule::call => {
                 let mut i = p.into_inner();
                 let n = self.name(i.next().expect("name"));
