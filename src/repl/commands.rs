@@ -244,17 +244,35 @@ fn resolve(s: &Session, args: &[&str]) -> Result<Action, String> {
     }
     let labels = s.labels(&legal);
     let query = args.join(" ").to_lowercase();
-    let exact: Vec<usize> = (0..n)
-        .filter(|i| labels[*i].to_lowercase() == query)
+    // compare in lower case, with runs of spaces as one (the words were split)
+    let keys: Vec<String> = labels
+        .iter()
+        .map(|l| {
+            l.split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
+                .to_lowercase()
+        })
         .collect();
-    if let [i] = exact[..] {
-        return Ok(legal[i]);
+    let matching: Vec<usize> = (0..n).filter(|i| keys[*i].starts_with(&query)).collect();
+    // Prefer an exact label, then a prefix ending at a word's end (`slot 1`
+    // means slot 1, not slot 10), then any prefix.
+    let exact: Vec<usize> = matching
+        .iter()
+        .copied()
+        .filter(|i| keys[*i] == query)
+        .collect();
+    let whole: Vec<usize> = matching
+        .iter()
+        .copied()
+        .filter(|i| !keys[*i][query.len()..].starts_with(|c: char| c.is_alphanumeric()))
+        .collect();
+    for tier in [&exact, &whole, &matching] {
+        if let [i] = tier[..] {
+            return Ok(legal[i]);
+        }
     }
-    let matching: Vec<usize> = (0..n)
-        .filter(|i| labels[*i].to_lowercase().starts_with(&query))
-        .collect();
     match matching[..] {
-        [i] => Ok(legal[i]),
         [] => Err(format!(
             "no move starts with '{}'; moves: {}",
             args.join(" "),

@@ -179,7 +179,8 @@ impl Session {
             1 => format!("{} wins", winners[0]),
             _ => format!("{} share the win", join_and(&winners)),
         };
-        let _ = writeln!(out, "game over after {turns} turns: {who}");
+        let plural = if turns == 1 { "" } else { "s" };
+        let _ = writeln!(out, "game over after {turns} turn{plural}: {who}");
         let scores = self.state.scores(&self.game);
         if !scores.is_empty() {
             let list: Vec<String> = scores
