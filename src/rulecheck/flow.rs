@@ -38,6 +38,8 @@ pub fn successors(node: &Node, at: usize, out: &mut Vec<usize>) {
         | Node::Shuffle(_)
         | Node::Swap(..)
         | Node::Peek(..)
+        | Node::Checkpoint
+        | Node::Rollback
         | Node::Reveal(_)
         | Node::Call(..) => out.push(next),
     }

@@ -10,7 +10,7 @@
 //!
 //! ```no_run
 //! use grail::rulecheck::{check_paths, Config};
-//! let report = check_paths(&["rules/tamoul.rules"], &Config::default());
+//! let report = check_paths(&["my_game.rules"], &Config::default());
 //! print!("{}", report.render_plain());
 //! std::process::exit(report.exit_code());
 //! ```

@@ -82,6 +82,11 @@ fn cause(s: &Stmt) -> &'static str {
         StmtKind::Leave(_) => "`leave` ends the phase here",
         StmtKind::Loop(_) => "this `loop` never ends: no `break` leaves it",
         StmtKind::If(..) => "every branch of this `if` leaves",
+        StmtKind::Choose {
+            arms,
+            otherwise: None,
+            ..
+        } if arms.is_empty() => "this `choose` has no option: the player is stuck here",
         StmtKind::Choose { .. } | StmtKind::Window { .. } => "every option here leaves",
         _ => "control never gets past this",
     }
