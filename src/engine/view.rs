@@ -222,14 +222,19 @@ impl State {
         let inst = self.find_zone(game, zone)?;
         let t = &game.graph().tables;
         let mut chosen: Vec<u16> = Vec::new();
+        // `esquive` names the card `esquive (dodge)`: a name matches up to its bracket.
+        let named = |c: usize, name: &str| {
+            let full = &t.cards[c].name;
+            full == name || full.split(" (").next() == Some(name)
+        };
         for name in cards {
             let pick = (0..t.cards.len())
-                .filter(|c| t.cards[*c].name == *name && !chosen.contains(&(*c as u16)))
+                .filter(|c| named(*c, name) && !chosen.contains(&(*c as u16)))
                 // prefer a copy already in the target zone, then any
                 .min_by_key(|c| (self.core.card_zone[*c] as usize != inst, *c));
             match pick {
                 Some(c) => chosen.push(c as u16),
-                None if t.cards.iter().any(|c| c.name == *name) => {
+                None if (0..t.cards.len()).any(|c| named(c, name)) => {
                     return Err(format!("not enough cards named `{name}` in the game"));
                 }
                 None => {
