@@ -299,3 +299,73 @@ impl State {
         Ok(())
     }
 }
+
+impl State {
+    /// Set a variable for a playtest: `closer`, `P1.score`, with a value
+    /// written as in views (`7`, `yes`, `P2`, `none`, an enum value, a card
+    /// name). Per-card variables are not settable here. The state is
+    /// unchanged on error.
+    pub fn set_var(&mut self, game: &Game, name: &str, value: &str) -> Result<(), String> {
+        let t = &game.graph().tables;
+        let (owner, vname) = match name.split_once('.') {
+            Some((p, v)) => {
+                let seat = p
+                    .strip_prefix('P')
+                    .and_then(|n| n.parse::<usize>().ok())
+                    .filter(|n| *n < self.core.n as usize)
+                    .ok_or_else(|| format!("`{p}` is not a seat: write P0..P{}", self.core.n - 1))?;
+                (Some(seat), v)
+            }
+            None => (None, name),
+        };
+        let names: Vec<&str> = t.vars.iter().filter(|v| !v.per_card).map(|v| v.name.as_str()).collect();
+        let Some(vi) = t.vars.iter().position(|v| v.name == vname && !v.per_card) else {
+            return Err(match crate::diag::did_you_mean(vname, names.iter().copied()) {
+                Some(s) => format!("unknown variable `{vname}`: did you mean `{s}`?"),
+                None => format!("unknown variable `{vname}`: the variables are {}", names.join(", ")),
+            });
+        };
+        let v = &t.vars[vi];
+        let slot = match (v.per_player, owner) {
+            (true, Some(p)) => self.core.var_base[vi] as usize + p,
+            (false, None) => self.core.var_base[vi] as usize,
+            (true, None) => return Err(format!("`{vname}` belongs to each player: write `P0.{vname}`")),
+            (false, Some(_)) => return Err(format!("`{vname}` is global: write just `{vname}`")),
+        };
+        let parsed = match v.ty {
+            Ty::Int => value.parse::<i32>().map_err(|_| format!("`{vname}` takes a number, not `{value}`"))?,
+            Ty::Bool => match value {
+                "yes" | "true" => 1,
+                "no" | "false" => 0,
+                _ => return Err(format!("`{vname}` takes yes or no, not `{value}`")),
+            },
+            Ty::Player => match value {
+                "none" => -1,
+                _ => value
+                    .strip_prefix('P')
+                    .and_then(|n| n.parse::<i32>().ok())
+                    .filter(|n| *n >= 0 && *n < self.core.n as i32)
+                    .ok_or_else(|| format!("`{vname}` takes a seat P0..P{} or none, not `{value}`", self.core.n - 1))?,
+            },
+            Ty::Enum(e) => {
+                let values = &t.enums[e as usize].values;
+                values
+                    .iter()
+                    .position(|x| x == value)
+                    .ok_or_else(|| format!("`{vname}` takes one of {}, not `{value}`", values.join(", ")))?
+                    as i32
+            }
+            Ty::Card => match value {
+                "none" => -1,
+                _ => t
+                    .cards
+                    .iter()
+                    .position(|c| c.name == value)
+                    .ok_or_else(|| format!("no card is named `{value}`"))? as i32,
+            },
+            _ => return Err(format!("`{vname}` cannot be set by hand")),
+        };
+        self.core.vars[slot] = parsed;
+        Ok(())
+    }
+}
