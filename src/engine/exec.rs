@@ -88,7 +88,10 @@ impl State {
     }
 
     /// Run until a decision, the end, or a fault.
-    pub(crate) fn run(&mut self, g: &Graph) -> Result<(), (Fault, At)> {
+    /// Run until a decision, the end, or a fault, telling `visit` each
+    /// (phase, node) executed (for coverage and tracing; a no-op closure
+    /// costs nothing).
+    pub(crate) fn run_with<V: FnMut(u16, u32)>(&mut self, g: &Graph, visit: &mut V) -> Result<(), (Fault, At)> {
         let budget = self.steps + STEP_BUDGET;
         while !self.over && self.waiting.is_none() {
             let Some(fr) = self.frames.last().copied() else {
@@ -100,6 +103,7 @@ impl State {
                 return Err(("runaway", (fr.phase, fr.pc)));
             }
             let at = (fr.phase, fr.pc);
+            visit(fr.phase, fr.pc);
             self.step(g, fr).map_err(|f| (f, at))?;
         }
         Ok(())
@@ -368,7 +372,7 @@ impl State {
     }
 
     /// Take a decision at the pending choice (the caller checked legality) and run on.
-    pub(crate) fn take(&mut self, g: &Graph, a: Action) -> Result<(), (Fault, At)> {
+    pub(crate) fn take_with<V: FnMut(u16, u32)>(&mut self, g: &Graph, a: Action, visit: &mut V) -> Result<(), (Fault, At)> {
         let fr = self.frame();
         let Node::Choose { arms, pass, .. } = &g.phases[fr.phase as usize].nodes[fr.pc as usize] else {
             return Err(("no decision is pending", (fr.phase, fr.pc)));
@@ -384,7 +388,7 @@ impl State {
             }
             self.set_pc(arm.target);
         }
-        self.run(g)
+        self.run_with(g, visit)
     }
 }
 

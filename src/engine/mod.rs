@@ -173,6 +173,26 @@ impl State {
     /// Start a game: `players` seats, a seed, and one value per option
     /// (see [`Game::default_options`]). Runs to the first decision.
     pub fn new(game: &Game, players: usize, seed: u64, options: &[i32]) -> Result<State, EngineError> {
+        let g = game.graph();
+        let mut s = State::new_unstarted(game, players, seed, options)?;
+        s.run_with(g, &mut |_, _| {}).map_err(|(m, at)| s.fault(game, m, at))?;
+        Ok(s)
+    }
+
+    /// Like [`State::new`], telling `visit` every (phase, node) executed.
+    pub fn new_observed(
+        game: &Game,
+        players: usize,
+        seed: u64,
+        options: &[i32],
+        visit: &mut impl FnMut(u16, u32),
+    ) -> Result<State, EngineError> {
+        let mut s = State::new_unstarted(game, players, seed, options)?;
+        s.run_with(game.graph(), visit).map_err(|(m, at)| s.fault(game, m, at))?;
+        Ok(s)
+    }
+
+    fn new_unstarted(game: &Game, players: usize, seed: u64, options: &[i32]) -> Result<State, EngineError> {
         let (lo, hi) = game.players();
         if players < lo || players > hi {
             return Err(EngineError::Setup(format!(
@@ -187,10 +207,17 @@ impl State {
                 options.len()
             )));
         }
-        let g = game.graph();
-        let mut s = State::create(g, players, seed, options).map_err(|m| EngineError::Setup(m.to_string()))?;
-        s.run(g).map_err(|(m, at)| s.fault(game, m, at))?;
-        Ok(s)
+        State::create(game.graph(), players, seed, options).map_err(|m| EngineError::Setup(m.to_string()))
+    }
+
+    /// Like [`State::apply_unchecked`], telling `visit` every (phase, node) executed.
+    pub fn apply_observed(
+        &mut self,
+        game: &Game,
+        action: Action,
+        visit: &mut impl FnMut(u16, u32),
+    ) -> Result<(), EngineError> {
+        self.take_with(game.graph(), action, visit).map_err(|(m, at)| self.fault(game, m, at))
     }
 
     fn fault(&self, game: &Game, message: &str, (phase, node): (u16, u32)) -> EngineError {
@@ -252,7 +279,9 @@ impl State {
 
     /// Apply an action known to be legal (taken from `legal_actions`).
     pub fn apply_unchecked(&mut self, game: &Game, action: Action) -> Result<(), EngineError> {
-        let r = self.take(game.graph(), action).map_err(|(m, at)| self.fault(game, m, at));
+        let r = self
+            .take_with(game.graph(), action, &mut |_, _| {})
+            .map_err(|(m, at)| self.fault(game, m, at));
         #[cfg(debug_assertions)]
         if r.is_ok() {
             self.check_conservation(game).expect("cards are conserved");
