@@ -174,6 +174,6 @@ fn piped_stdin_runs_as_a_script() {
     assert_eq!(
         text,
         "# a comment\n> moves\nP0 to choose:\n  1. draw from the pile\n> bogus\n\
-         error: unknown command 'bogus'; commands: state, moves, play, undo, auto, view, arrange, log, options, help, quit\n"
+         error: unknown command 'bogus'; commands: state, moves, play, undo, auto, view, arrange, put, log, options, help, quit\n"
     );
 }

@@ -328,6 +328,8 @@ pub struct Tables {
     pub zones: Vec<ZoneInfo>,
     pub vars: Vec<VarInfo>,
     pub tables: Vec<TableInfo>,
+    /// Declared invariants: description and condition (no locals but aggregates').
+    pub invariants: Vec<(String, Expr)>,
     /// The winners rule: highest (true) or lowest of the key, with the key's
     /// player bound to local 0.
     pub winners_highest: bool,

@@ -88,6 +88,7 @@ pub fn check(file: &ast::File) -> (Hir, Vec<Diagnostic>) {
     c.check_vars(file);
     c.check_procs(file);
     c.check_winners(file);
+    c.check_invariants(file);
     c.check_program(file);
     let hir = Hir {
         tables: c.tables,
@@ -458,6 +459,16 @@ impl Checker {
                     let e = self.expect(init, want, &mut scope, "the initial value");
                     self.tables.vars[id as usize].init = e;
                 }
+            }
+        }
+    }
+
+    fn check_invariants(&mut self, file: &ast::File) {
+        for item in &file.items {
+            if let Item::Invariant(text, e, _) = item {
+                let mut scope = expr::Scope::default();
+                let x = self.expect(e, Ty::Bool, &mut scope, "an invariant");
+                self.tables.invariants.push((text.clone(), x));
             }
         }
     }

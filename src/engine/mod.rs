@@ -315,6 +315,19 @@ impl State {
             .collect()
     }
 
+    /// The description of the first declared invariant that does not hold now.
+    pub fn broken_invariant(&self, game: &Game) -> Option<String> {
+        let g = game.graph();
+        for (text, e) in &g.tables.invariants {
+            let mut locals = [0i32; 16];
+            let ok = eval::Ev { g, c: &self.core, locals: &mut locals, rng: None }.eval(e);
+            if ok != Ok(1) {
+                return Some(text.clone());
+            }
+        }
+        None
+    }
+
     /// Every card is in exactly one zone, and the index agrees.
     pub fn check_conservation(&self, game: &Game) -> Result<(), EngineError> {
         let n = game.card_count();

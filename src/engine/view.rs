@@ -230,8 +230,13 @@ impl State {
         for name in cards {
             let pick = (0..t.cards.len())
                 .filter(|c| named(*c, name) && !chosen.contains(&(*c as u16)))
-                // prefer a copy already in the target zone, then any
-                .min_by_key(|c| (self.core.card_zone[*c] as usize != inst, *c));
+                // prefer a copy already in the target zone, then one in a
+                // shared zone, then one in a player's zone (which an earlier
+                // arrange may have placed there)
+                .min_by_key(|c| {
+                    let z = self.core.card_zone[*c] as usize;
+                    (z != inst, self.core.inst_owner[z] >= 0, *c)
+                });
             match pick {
                 Some(c) => chosen.push(c as u16),
                 None if (0..t.cards.len()).any(|c| named(c, name)) => {

@@ -98,6 +98,15 @@ pub static COMMANDS: &[Command] = &[
         run: cmd_arrange,
     },
     Command {
+        name: "put",
+        aliases: &[],
+        args: "VARIABLE VALUE",
+        help: "set a variable to set up a position (`put P1.tavern cat`, `put closer none`)",
+        details: "Variables are named as in `state`: global ones by name, a player's as `P1.score`.\n\
+                  Values: numbers, yes/no, seats (P2) or none, enum values, card names. `undo` takes it back.",
+        run: cmd_put,
+    },
+    Command {
         name: "log",
         aliases: &[],
         args: "",
@@ -420,6 +429,18 @@ fn cmd_arrange(s: &mut Session, args: &[&str], out: &mut String) -> Result<Flow,
         text.push_str(c);
     }
     s.record(before, Done::Arrange(text));
+    Ok(Flow::Continue)
+}
+
+fn cmd_put(s: &mut Session, args: &[&str], out: &mut String) -> Result<Flow, String> {
+    let [name, value] = args else {
+        return Err("put needs a variable and a value, e.g. `put P1.score 10`".into());
+    };
+    let mut next = s.state.clone();
+    next.set_var(&s.game, name, value)?;
+    let before = std::mem::replace(&mut s.state, next);
+    let _ = writeln!(out, "{name} is now {value}");
+    s.record(before, Done::Arrange(format!("put {name} {value}")));
     Ok(Flow::Continue)
 }
 

@@ -27,6 +27,8 @@ pub enum Item {
     Var(VarDecl),
     Table(TableDecl),
     Fn(FnDecl),
+    /// `invariant "text": EXPR`: must hold after every step (rulecheck checks it).
+    Invariant(String, Expr, Span),
     Phase(PhaseDecl),
     Start(Block, Span),
     Winners(WinnersDecl),

@@ -17,7 +17,7 @@ use pest::error::{ErrorVariant, InputLocation};
 
 /// Words that start a top-level declaration at the beginning of a line.
 const ITEM_WORDS: &[&str] = &[
-    "game", "option", "enum", "card", "deck", "zone", "var", "table", "fn", "phase", "turn", "reaction",
+    "game", "option", "enum", "card", "deck", "zone", "var", "table", "fn", "invariant", "phase", "turn", "reaction",
     "start", "winners",
 ];
 

@@ -102,6 +102,12 @@ impl Builder {
             Rule::zone_decl => Item::Zone(self.zone_decl(p)),
             Rule::var_decl => Item::Var(self.var_decl(p)),
             Rule::table_decl => Item::Table(self.table_decl(p)),
+            Rule::invariant_decl => {
+                let span = self.span(&p);
+                let mut i = p.into_inner();
+                let text = self.string(i.next().expect("text"));
+                Item::Invariant(text, self.expr(i.next().expect("expr")), span)
+            }
             Rule::fn_decl => {
                 let mut i = p.into_inner();
                 let name = self.name(i.next().expect("name"));
