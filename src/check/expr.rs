@@ -74,7 +74,7 @@ impl Checker {
             (Ty::Int, Ty::Card) => " (a card is not a number: use one of its attributes, such as `c.value`)",
             (Ty::Int, Ty::Zone | Ty::Cards) => " (use `count(zone)` for the number of cards in a zone)",
             (Ty::Int, Ty::Bool) => " (a condition is not a number)",
-            (Ty::Bool, Ty::Int) => " (compare the number to make a condition, for example `x > 0`)",
+            (Ty::Bool, Ty::Int) => " (write `true` or `false`, or compare a number, for example `x > 0`)",
             (Ty::Bool, _) => " (write a condition such as `x > 0` or `p.called`)",
             (Ty::Card, Ty::Zone) => " (use `top(zone)`, `bottom(zone)` or `zone[i]` to take one card)",
             (Ty::Zone, Ty::Card) => " (a zone is needed, such as `discard` or `p.hand`)",
@@ -414,12 +414,17 @@ impl Checker {
             }
             BinOp::Eq | BinOp::Ne => {
                 if !lt.fits(rt) {
-                    let (a, b) = (ty_name(self, lt), ty_name(self, rt));
+                    let (x, y) = (a(&ty_name(self, lt)), a(&ty_name(self, rt)));
+                    let hint = match (lt, rt) {
+                        (Ty::Bool, Ty::Int) | (Ty::Int, Ty::Bool) => ": a condition is `true` or `false`, not a number",
+                        (Ty::Card, Ty::Int) | (Ty::Int, Ty::Card) => ": compare one of the card's attributes, such as `c.value`",
+                        _ => "",
+                    };
                     self.error(
                         Diagnostic::error("E0103", "type mismatch")
-                            .label(l.span, format!("this is a {a}"))
-                            .label(r.span, format!("this is a {b}"))
-                            .help("only values of the same type can be compared"),
+                            .label(l.span, format!("this is {x}"))
+                            .label(r.span, format!("this is {y}"))
+                            .help(format!("only values of the same type can be compared{hint}")),
                     );
                 }
                 Ty::Bool
@@ -444,11 +449,11 @@ impl Checker {
                     _ => false,
                 };
                 if !ok {
-                    let (a, b) = (ty_name(self, lt), ty_name(self, rt));
+                    let (x, y) = (a(&ty_name(self, lt)), a(&ty_name(self, rt)));
                     self.error(
                         Diagnostic::error("E0103", "type mismatch")
-                            .label(l.span, format!("this is a {a}"))
-                            .label(r.span, format!("this is a {b}"))
+                            .label(l.span, format!("this is {x}"))
+                            .label(r.span, format!("this is {y}"))
                             .help("`x in c` needs a number in a range, a card in a zone or a player in players"),
                     );
                 }

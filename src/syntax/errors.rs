@@ -17,8 +17,22 @@ use pest::error::{ErrorVariant, InputLocation};
 
 /// Words that start a top-level declaration at the beginning of a line.
 const ITEM_WORDS: &[&str] = &[
-    "game", "option", "enum", "card", "deck", "zone", "var", "table", "fn", "invariant", "phase", "turn", "reaction",
-    "start", "winners",
+    "game",
+    "option",
+    "enum",
+    "card",
+    "deck",
+    "zone",
+    "var",
+    "table",
+    "fn",
+    "invariant",
+    "board",
+    "phase",
+    "turn",
+    "reaction",
+    "start",
+    "winners",
 ];
 
 /// How each construct is written, by its first word: the help line of a
@@ -125,7 +139,14 @@ fn recover(text: &str, whole: pest::error::Error<Rule>) -> (File, Vec<Diagnostic
                 let d = to_diagnostic(text, start, chunk, &e);
                 let cut = d.span().map_or(start, |s| s.start as usize) - start;
                 errors.push(d);
-                salvage(chunk, start, cut, &mut file, &mut errors);
+                // At the end of the chunk, a missing word can be supplied
+                // without moving any span: try the tokens the parser expected.
+                let tail = if error_pos(&e, chunk) >= code_end(chunk) {
+                    tail_tokens(&expected(&e))
+                } else {
+                    Vec::new()
+                };
+                salvage(chunk, start, cut, &tail, &mut file, &mut errors);
             }
         }
     }
@@ -135,6 +156,28 @@ fn recover(text: &str, whole: pest::error::Error<Rule>) -> (File, Vec<Diagnostic
         errors.push(to_diagnostic(text, 0, text, &whole));
     }
     (file, errors)
+}
+
+/// The expected tokens that may complete a chunk cut short. A word is
+/// tried only where no name can stand (else it would become one, with a
+/// span past the end of the code).
+fn tail_tokens(expected: &[String]) -> Vec<String> {
+    let names_fit = expected.iter().any(|x| {
+        matches!(
+            x.as_str(),
+            "a name" | "an expression" | "a statement" | "a declaration"
+        )
+    });
+    expected
+        .iter()
+        .filter_map(|x| x.strip_prefix('`')?.strip_suffix('`'))
+        .filter(|t| match *t {
+            ")" | "]" | "}" => true,
+            w if w.chars().all(|c| c.is_ascii_alphabetic()) => !names_fit,
+            _ => false,
+        })
+        .map(str::to_string)
+        .collect()
 }
 
 /// Parse a failing chunk again, asking pest for the literal tokens it
@@ -176,10 +219,28 @@ fn build(
     errors.extend(b.errors);
 }
 
-/// Save what can be saved of a chunk that does not parse: first the whole
-/// chunk with its open blocks closed, then ever shorter prefixes of whole
-/// lines before the error (at `cut`), each with its open blocks closed.
-fn salvage(chunk: &str, offset: usize, cut: usize, file: &mut File, errors: &mut Vec<Diagnostic>) {
+/// Save what can be saved of a chunk that does not parse: first the chunk
+/// completed by one of the `tail` tokens, then the whole chunk with its
+/// open blocks closed, then ever shorter prefixes of whole lines before the
+/// error (at `cut`), each with its open blocks closed. Every attempt only
+/// adds text after the chunk's code, so the spans stay right.
+fn salvage(
+    chunk: &str,
+    offset: usize,
+    cut: usize,
+    tail: &[String],
+    file: &mut File,
+    errors: &mut Vec<Diagnostic>,
+) {
+    let code = &chunk[..code_end(chunk)];
+    for t in tail {
+        let with = format!("{code} {t}");
+        let fixed = format!("{with}\n{}", "}".repeat(braces(&with).open.len()));
+        if let Ok(pairs) = parse_raw(&fixed) {
+            build(pairs, offset, file, errors, false);
+            return;
+        }
+    }
     let whole = braces(chunk);
     if !whole.open.is_empty() && whole.stray.is_none() {
         let fixed = format!("{}\n{}", chunk.trim_end(), "}".repeat(whole.open.len()));
@@ -245,6 +306,9 @@ struct Braces {
     suspect_close: Option<usize>,
     /// A `}` that closes nothing.
     stray: Option<usize>,
+    /// A `}` more indented than the line of the `{` it closes: probably one
+    /// too many, closing its block early. With the `{` it closes.
+    early: Option<(usize, usize)>,
 }
 
 fn braces(text: &str) -> Braces {
@@ -285,6 +349,9 @@ fn braces(text: &str) -> Braces {
                     {
                         out.suspect = Some(open);
                         out.suspect_close = Some(i);
+                    }
+                    if first_on_line && out.early.is_none() && col > open_indent {
+                        out.early = Some((i, open));
                     }
                 }
                 None => {
@@ -361,54 +428,116 @@ fn describe(rule: &Rule) -> Option<&'static str> {
     })
 }
 
+/// Words that start a statement.
+const STMT_WORDS: &[&str] = &[
+    "let",
+    "if",
+    "loop",
+    "while",
+    "for",
+    "choose",
+    "window",
+    "move",
+    "deal",
+    "shuffle",
+    "swap",
+    "peek",
+    "reveal",
+    "end",
+    "leave",
+    "return",
+    "break",
+    "checkpoint",
+    "rollback",
+];
+
 const OPERATORS: &[&str] = &[
     "or", "and", "in", "==", "!=", "<=", ">=", "<", ">", "..", "+", "-", "*", "/", "%",
 ];
 const EXPR_STARTS: &[&str] = &[
-    "(", "not", "true", "false", "none", "sum", "min", "max", "count", "any", "all",
+    "(", "not", "true", "false", "none", "sum", "min", "max", "count", "any", "all", "first",
 ];
 
 /// The plain-words list of what the parser expected at the error.
 fn expected(e: &pest::error::Error<Rule>) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    if let ErrorVariant::ParsingError { positives, .. } = &e.variant {
+    let positives: &[Rule] = match &e.variant {
+        ErrorVariant::ParsingError { positives, .. } => positives,
+        ErrorVariant::CustomError { .. } => &[],
+    };
+    let tokens = e
+        .parse_attempts()
+        .map(|a| a.expected_tokens())
+        .unwrap_or_default();
+    if tokens.is_empty() {
         out.extend(positives.iter().filter_map(describe).map(str::to_string));
-    }
-    if let Some(attempts) = e.parse_attempts() {
-        let tokens = attempts.expected_tokens();
-        if tokens.is_empty() {
+        if let Some(attempts) = e.parse_attempts() {
             for stack in attempts.call_stacks() {
                 if let Some(d) = stack.deepest.get_rule().and_then(describe) {
                     out.push(d.to_string());
                 }
             }
         }
-        for t in tokens {
-            // `ParsingToken` is not exported: read its display form, which
-            // is the token itself or `a..z` for a range of characters.
-            let text = match t.to_string() {
-                r if r == "0..9" => "0".to_string(),
-                r if r.len() == 4 && r.contains("..") => "_".to_string(),
-                r => r,
-            };
-            out.push(match text.as_str() {
-                // `-` also starts an expression; `.` and `[` are rarely what is missing.
-                " " | "\t" | "\r" | "\n" | "#" | "." | "[" | "-" => continue,
-                "0" => "a number".into(),
-                "_" => "a name".into(),
-                t if OPERATORS.contains(&t) => "an operator".into(),
-                t if EXPR_STARTS.contains(&t) => "an expression".into(),
-                t => format!("`{t}`"),
-            });
+    } else {
+        // The literal tokens are precise; a few rules say more than their characters.
+        for r in positives {
+            if matches!(r, Rule::type_name | Rule::string | Rule::EOI) {
+                out.extend(describe(r).map(str::to_string));
+            }
         }
+    }
+    let mut items = 0;
+    let mut stmts = 0;
+    for t in tokens {
+        // `ParsingToken` is not exported: read its display form, which
+        // is the token itself or `a..z` for a range of characters.
+        let text = match t.to_string() {
+            r if r == "0..9" => "0".to_string(),
+            r if r.len() == 4 && r.contains("..") => "_".to_string(),
+            r => r,
+        };
+        out.push(match text.as_str() {
+            // `-` also starts an expression; `.` and `[` are rarely what is missing.
+            " " | "\t" | "\r" | "\n" | "#" | "." | "[" | "-" => continue,
+            "0" => "a number".into(),
+            "_" => "a name".into(),
+            "\"" => "a string".into(),
+            t if ITEM_WORDS.contains(&t) => {
+                items += 1;
+                format!("`{t}`")
+            }
+            t if STMT_WORDS.contains(&t) => {
+                stmts += 1;
+                format!("`{t}`")
+            }
+            t if OPERATORS.contains(&t) => "an operator".into(),
+            t if EXPR_STARTS.contains(&t) => "an expression".into(),
+            t => format!("`{t}`"),
+        });
+    }
+    // Many keywords of one family read better as the family.
+    if items >= 3 {
+        out.retain(|x| !ITEM_WORDS.iter().any(|w| *x == format!("`{w}`")));
+        out.push("a declaration".into());
+    }
+    if stmts >= 3 {
+        out.retain(|x| !STMT_WORDS.iter().any(|w| *x == format!("`{w}`")));
+        out.push("a statement".into());
     }
     let has = |out: &Vec<String>, s: &str| out.iter().any(|x| x == s);
     // Broader categories swallow the narrower ones they include.
     if has(&out, "an expression") || has(&out, "a statement") {
-        out.retain(|x| x != "a name" && x != "a number" && x != "`-`");
+        out.retain(|x| x != "a name" && x != "a number");
+    }
+    if has(&out, "an expression") {
+        // `if ... then ... else ...` is an expression too.
+        out.retain(|x| x != "`if`");
     }
     if has(&out, "a declaration") {
-        out.retain(|x| !x.starts_with('`') && x != "a name");
+        out.retain(|x| x != "a name");
+    }
+    if has(&out, "a type") {
+        out.retain(|x| x != "a name");
     }
     out.sort_by_key(|x| (!x.starts_with('`'), x == "an operator", x.clone()));
     out.dedup();
@@ -470,11 +599,7 @@ fn to_diagnostic(
     chunk: &str,
     e: &pest::error::Error<Rule>,
 ) -> Diagnostic {
-    let pos = match e.location {
-        InputLocation::Pos(p) => p,
-        InputLocation::Span((s, _)) => s,
-    }
-    .min(chunk.len());
+    let pos = error_pos(e, chunk);
     if let Some(q) = unterminated_string(chunk)
         && q <= pos
     {
@@ -485,67 +610,83 @@ fn to_diagnostic(
     }
     let expected = expected(e);
     let expected_text = join_or(&expected);
-    let code_end = code_end(chunk);
+    let end = code_end(chunk);
     let b = braces(chunk);
-    if let Some(stray) = b.stray
-        && stray <= pos
-    {
+    if let Some(stray) = b.stray {
         let at = offset + stray;
-        return Diagnostic::error("E0005", "unmatched `}`")
-            .label(Span::new(at, at + 1), "this `}` closes nothing")
-            .help("remove it, or add the `{` it was meant to close");
+        return match b.early {
+            Some((early, opened)) if early < stray => {
+                let line = line_of(full, offset + opened);
+                let early_line = line_of(full, offset + early);
+                Diagnostic::error("E0005", "one `}` too many")
+                    .label(
+                        Span::new(offset + early, offset + early + 1),
+                        format!("this `}}` closes the block opened on line {line}"),
+                    )
+                    .label(Span::new(at, at + 1), "so this one closes nothing")
+                    .help(format!(
+                        "remove the extra `}}`, probably the one on line {early_line}"
+                    ))
+            }
+            _ => Diagnostic::error("E0005", "unmatched `}`")
+                .label(Span::new(at, at + 1), "this `}` closes nothing")
+                .help("remove it, or add the `{` it was meant to close"),
+        };
     }
-    if pos >= code_end {
+    if pos >= end {
         // The chunk ended too early.
         let at_eof = offset + chunk.len() >= full.trim_end().len();
-        let last = offset + code_end.max(1);
         if !b.open.is_empty() && expected.iter().any(|x| x == "`}`") {
-            let open = offset + b.suspect.unwrap_or(*b.open.last().expect("open"));
-            let mut d = Diagnostic::error("E0005", "unclosed `{`")
-                .label(Span::new(open, open + 1), "this `{` is never closed");
-            if let Some(close) = b.suspect_close {
-                let line = line_of(full, offset + close);
-                d = d.help(format!(
-                    "add the missing `}}`: as written, the `}}` on line {line} closes this block, which leaves the one around it open"
-                ));
-            } else {
-                d = d.help("add a `}` where this block ends");
-            }
-            if at_eof {
-                let end = full.trim_end().len();
-                d = d.label(Span::new(end - 1, end), "the file ends here");
-            } else {
-                let next = offset + chunk.len();
-                let word = first_word(&full[next..]);
-                d = d.label(
-                    Span::new(next, next + word.len()),
-                    format!("`{word}` starts a new declaration inside the block"),
-                );
-            }
-            return d;
+            return unclosed(full, offset, chunk, &b, at_eof);
         }
         let title = if at_eof {
             "unexpected end of file"
         } else {
             "unfinished declaration"
         };
-        let help = form_help(chunk, code_end.saturating_sub(1))
+        let help = form_help(chunk, end.saturating_sub(1))
             .or_else(|| form_help(chunk, 0))
             .unwrap_or_else(|| "finish the declaration".to_string());
+        let (s, e) = last_token(chunk, end);
         return Diagnostic::error("E0001", title)
             .label(
-                Span::new(last - 1, last),
+                Span::new(offset + s, offset + e),
                 format!("expected {expected_text} after this"),
             )
             .help(help);
     }
     let found = token_at(chunk, pos);
+    let line_start = chunk[..pos].rfind('\n').map_or(0, |i| i + 1);
+    let first_on_line = chunk[line_start..pos].trim().is_empty();
+    let line_could_start = expected
+        .iter()
+        .any(|x| matches!(x.as_str(), "a statement" | "a declaration" | "`}`"));
+    let prev_end = code_end(&chunk[..line_start]);
+    if first_on_line && !line_could_start && prev_end > 0 {
+        // Nothing on this line can follow: the line above is unfinished.
+        let (s, e) = last_token(chunk, prev_end);
+        let prev_start = chunk[..s].rfind('\n').map_or(0, |i| i + 1);
+        let word = first_word(chunk[prev_start..].trim_start());
+        let title = if FORMS.iter().any(|(w, _)| *w == word) {
+            format!("unfinished `{word}`")
+        } else {
+            "unfinished line".to_string()
+        };
+        let help = form_help(chunk, s)
+            .unwrap_or_else(|| format!("write {expected_text} at the end of this line"));
+        return Diagnostic::error("E0001", title)
+            .label(
+                Span::new(offset + s, offset + e),
+                format!("expected {expected_text} after this"),
+            )
+            .help(help);
+    }
     let at = offset + pos;
     let help = form_help(chunk, pos).unwrap_or_else(|| {
         if expected_text == "something else" {
-            format!("remove `{found}` or check the line above it")
+            format!("remove `{found}`, or check the line above it")
         } else {
-            format!("write {expected_text} here, or check the line above it")
+            format!("write {expected_text} here, or remove `{found}`")
         }
     });
     Diagnostic::error("E0001", format!("unexpected `{found}`"))
@@ -554,6 +695,55 @@ fn to_diagnostic(
             format!("expected {expected_text}"),
         )
         .help(help)
+}
+
+/// The diagnostic for a block still open where its declaration ends.
+fn unclosed(full: &str, offset: usize, chunk: &str, b: &Braces, at_eof: bool) -> Diagnostic {
+    let open = offset + b.suspect.unwrap_or(*b.open.last().expect("open"));
+    let mut d = Diagnostic::error("E0005", "unclosed `{`")
+        .label(Span::new(open, open + 1), "this `{` is never closed");
+    if let Some(close) = b.suspect_close {
+        let line = line_of(full, offset + close);
+        d = d.help(format!(
+            "add the missing `}}`: as written, the `}}` on line {line} closes this block, which leaves the one around it open"
+        ));
+    } else {
+        d = d.help("add a `}` where this block ends");
+    }
+    if at_eof {
+        let end = full.trim_end().len();
+        d.label(Span::new(end - 1, end), "the file ends here")
+    } else {
+        let next = offset + chunk.len();
+        let word = first_word(&full[next..]);
+        d.label(
+            Span::new(next, next + word.len()),
+            format!("`{word}` starts a new declaration inside the block"),
+        )
+    }
+}
+
+fn error_pos(e: &pest::error::Error<Rule>, chunk: &str) -> usize {
+    match e.location {
+        InputLocation::Pos(p) => p,
+        InputLocation::Span((s, _)) => s,
+    }
+    .min(chunk.len())
+}
+
+/// The byte range of the token that ends at `end` (a word or one character).
+fn last_token(text: &str, end: usize) -> (usize, usize) {
+    let before = &text[..end];
+    let word = before.len()
+        - before
+            .trim_end_matches(|c: char| c.is_ascii_alphanumeric() || c == '_')
+            .len();
+    let len = if word > 0 {
+        word
+    } else {
+        before.chars().next_back().map_or(0, char::len_utf8)
+    };
+    (end - len, end)
 }
 
 /// The length of `chunk` without its trailing whitespace and comments.
