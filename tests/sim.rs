@@ -321,8 +321,9 @@ fn the_command_line_reports_errors_with_exit_code_1() {
     );
     assert!(out.contains("  stuck      game 0 (seed "), "{out}");
     assert!(out.contains("  stuck      ... and 25 more\n"), "{out}");
-    assert!(
-        out.contains("replay one with --first 0 --games 1 --trace"),
-        "{out}"
+    let replay = format!(
+        "  replay one: grail sim {} --players 2 --seed 0 --first 0 --games 1 --trace\n",
+        path.display()
     );
+    assert!(out.contains(&replay), "{out}");
 }

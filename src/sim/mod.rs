@@ -43,7 +43,7 @@ pub struct SimArgs {
     #[arg(long)]
     pub jobs: Option<usize>,
     /// A game still running after this many decisions counts as not ending.
-    #[arg(long, default_value_t = 100_000)]
+    #[arg(long, default_value_t = SimConfig::DEFAULT_MAX_DECISIONS)]
     pub max_decisions: u32,
     /// Number of the first game (play games first..first+games, e.g. to replay one).
     #[arg(long, default_value_t = 0)]

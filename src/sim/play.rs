@@ -30,6 +30,8 @@ pub struct SimConfig {
 }
 
 impl SimConfig {
+    pub const DEFAULT_MAX_DECISIONS: u32 = 100_000;
+
     /// Defaults: the game's default options, random agents, seed 0.
     pub fn new(game: &Game, players: usize, games: u64) -> SimConfig {
         SimConfig {
@@ -39,7 +41,7 @@ impl SimConfig {
             seed: 0,
             options: game.default_options(),
             agents: vec![AgentKind::Random],
-            max_decisions: 100_000,
+            max_decisions: SimConfig::DEFAULT_MAX_DECISIONS,
             check_conservation: false,
             jobs: None,
         }

@@ -43,6 +43,26 @@ fn agents_text(r: &SimReport) -> String {
     }
 }
 
+/// The command that plays game `index` of this batch alone, tracing it.
+fn replay_command(game: &Game, cfg: &SimConfig, r: &SimReport, index: u64) -> String {
+    let mut cmd = format!(
+        "grail sim {} --players {} --seed {} --first {index} --games 1 --trace",
+        game.source().name,
+        cfg.players,
+        cfg.seed
+    );
+    for o in changed_options(game, cfg) {
+        let _ = write!(cmd, " --set {o}");
+    }
+    if r.agents.iter().any(|a| a != "random") {
+        let _ = write!(cmd, " --agent {}", agents_text(r));
+    }
+    if cfg.max_decisions != SimConfig::DEFAULT_MAX_DECISIONS {
+        let _ = write!(cmd, " --max-decisions {}", cfg.max_decisions);
+    }
+    cmd
+}
+
 /// The summary people read.
 pub fn text(game: &Game, cfg: &SimConfig, r: &SimReport, t: Timing) -> String {
     let mut s = String::new();
@@ -91,11 +111,7 @@ pub fn text(game: &Game, cfg: &SimConfig, r: &SimReport, t: Timing) -> String {
             .filter_map(|(_, l)| l.first.first())
             .min_by_key(|i| i.game)
         {
-            let _ = writeln!(
-                s,
-                "  replay one with --first {} --games 1 --trace (and the same options)",
-                i.game
-            );
+            let _ = writeln!(s, "  replay one: {}", replay_command(game, cfg, r, i.game));
         }
     }
     if r.finished > 0 {
