@@ -1,31 +1,270 @@
-//! `rulecheck FILE... [--json] [--deny warnings|LINT]... [--list]`: grail's
-//! soundness checker for rules files. A thin front end over
-//! `grail::rulecheck`: parse arguments, check each file, print the report
-//! (or JSON) and the time taken, exit 0 when sound, 1 when not, 2 on bad
-//! arguments.
+//! `rulecheck`: grail's soundness checker for rules files. A thin front end
+//! over `grail::rulecheck`: parse arguments, check and simulate each file,
+//! print the report (or JSON) and the time taken; exit 0 when sound, 1 when
+//! not, 2 on bad arguments.
+//!
+//! ```text
+//! rulecheck FILE... [--variant FILE]... [--set OPT=VALUE]... [--vary OPT=V1,V2,...]...
+//!           [--players N,M,...] [--games N] [--seed S] [--jobs N] [--agent random|greedy]
+//!           [--max-decisions N] [--json] [--deny warnings|LINT]... [--repro-dir DIR]
+//!           [--shard K/N [--out PART]] [--list]
+//! rulecheck merge PART... [--json] [--deny warnings|LINT]... [--repro-dir DIR]
+//! ```
 
-use clap::Parser;
-use grail::rulecheck::{Config, Level, Pass, REGISTRY, check_paths};
+use clap::{Args, Parser, Subcommand};
+use grail::agent::AgentKind;
+use grail::rulecheck::{
+    Config, Level, Part, Pass, Plan, REGISTRY, Report, Shard, Variant, Vary, merge, prepare,
+};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
 use std::path::PathBuf;
-use std::time::Instant;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
-/// Check rules files for errors and suspicious constructs.
+/// Check rules files: lints, then simulated games (does every game end, can
+/// one get stuck, does anything vanish, what never happens, is it balanced).
 #[derive(Parser)]
-#[command(name = "rulecheck", version)]
+#[command(
+    name = "rulecheck",
+    version,
+    args_conflicts_with_subcommands = true,
+    subcommand_negates_reqs = true
+)]
 struct Cli {
-    /// Rules files to check.
-    #[arg(required_unless_present = "list")]
-    files: Vec<PathBuf>,
-    /// Print the findings as JSON.
+    #[command(subcommand)]
+    cmd: Option<Cmd>,
+    #[command(flatten)]
+    check: CheckArgs,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Combine the part files of a --shard run into one report.
+    Merge(MergeArgs),
+}
+
+#[derive(Args)]
+struct Output {
+    /// Print the report as JSON.
     #[arg(long)]
     json: bool,
     /// Treat `warnings` (all of them) or one lint as an error; repeatable.
     #[arg(long, value_name = "warnings|LINT")]
     deny: Vec<String>,
+    /// Folder for reproduction scripts too long to print inline.
+    #[arg(long, value_name = "DIR", default_value = "rulecheck-repro")]
+    repro_dir: PathBuf,
+}
+
+#[derive(Args)]
+struct MergeArgs {
+    /// Part files written by `rulecheck ... --shard K/N`.
+    #[arg(required = true)]
+    parts: Vec<PathBuf>,
+    #[command(flatten)]
+    out: Output,
+}
+
+#[derive(Args)]
+struct CheckArgs {
+    /// Rules files to check.
+    #[arg(required_unless_present = "list")]
+    files: Vec<PathBuf>,
+    /// A variant file (`OPT=VALUE` lines): a column beside the base rules; repeatable.
+    #[arg(long, value_name = "FILE")]
+    variant: Vec<String>,
+    /// Set an option for the whole run; repeatable.
+    #[arg(long, value_name = "OPT=VALUE")]
+    set: Vec<String>,
+    /// A column for each value of an option; repeatable (columns combine).
+    #[arg(long, value_name = "OPT=V1,V2,...")]
+    vary: Vec<String>,
+    /// Player counts, e.g. 2,4,6 (default: every count the game allows, or
+    /// the fewest when comparing variants or values).
+    #[arg(long, value_delimiter = ',', value_name = "N,M,...")]
+    players: Option<Vec<usize>>,
+    /// Games per column (0: lints only).
+    #[arg(long, default_value_t = 1000)]
+    games: u64,
+    /// Seed of the run (game i gets a seed derived from it, as in `grail sim`).
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Threads (default: all cores).
+    #[arg(long)]
+    jobs: Option<usize>,
+    /// Agent in every seat.
+    #[arg(long, value_enum, default_value_t = AgentKind::Random)]
+    agent: AgentKind,
+    /// A game still running after this many decisions does not end.
+    #[arg(long, default_value_t = 10_000)]
+    max_decisions: u32,
+    /// Play only the K-th of N slices of the games and write a part file
+    /// for `rulecheck merge` (to --out, or stdout).
+    #[arg(long, value_name = "K/N")]
+    shard: Option<String>,
+    /// Where --shard writes its part file (default: stdout).
+    #[arg(long, value_name = "PART", requires = "shard")]
+    out: Option<PathBuf>,
     /// List the lints and exit.
     #[arg(long)]
     list: bool,
+    #[command(flatten)]
+    output: Output,
+}
+
+/// Exit 2 with one line on stderr.
+fn bad(message: impl std::fmt::Display) -> ! {
+    eprintln!("rulecheck: error: {message}");
+    std::process::exit(2);
+}
+
+fn config(o: &Output) -> Config {
+    let mut config = Config {
+        repro_dir: Some(o.repro_dir.clone()),
+        ..Config::default()
+    };
+    for d in &o.deny {
+        if let Err(e) = config.deny(d) {
+            bad(e);
+        }
+    }
+    config
+}
+
+fn list() {
+    for l in REGISTRY {
+        let when = match l.pass {
+            Pass::Static(_) => "static",
+            Pass::Driver => "comments",
+            Pass::Simulation => "simulation",
+        };
+        let level = if l.level == Level::Error {
+            "error"
+        } else {
+            "warning"
+        };
+        println!("{:<22} {level:<7} {when:<10} {}", l.name, l.description);
+    }
+}
+
+fn print(report: &Report, o: &Output, elapsed: Duration) -> ! {
+    if o.json {
+        print!("{}", report.to_json(Some(elapsed)));
+    } else {
+        print!(
+            "{}",
+            report.render(std::io::stdout().is_terminal(), Some(elapsed))
+        );
+    }
+    std::process::exit(report.exit_code());
+}
+
+fn plan(a: &CheckArgs) -> Plan {
+    let variants = a
+        .variant
+        .iter()
+        .map(|p| Variant::load(p).unwrap_or_else(|e| bad(e)))
+        .collect();
+    let varies = a
+        .vary
+        .iter()
+        .map(|v| Vary::parse(v).unwrap_or_else(|e| bad(e)))
+        .collect();
+    if a.jobs == Some(0) {
+        bad("--jobs must be at least 1");
+    }
+    Plan {
+        games: a.games,
+        seed: a.seed,
+        agent: a.agent.name().to_string(),
+        max_decisions: a.max_decisions,
+        players: a.players.clone(),
+        sets: a.set.clone(),
+        variants,
+        varies,
+        shard: a
+            .shard
+            .as_deref()
+            .map(|s| Shard::parse(s).unwrap_or_else(|e| bad(e))),
+    }
+}
+
+/// A progress bar on stderr (a terminal only), shown once a run has taken a second.
+fn progress(total: u64) -> Option<ProgressBar> {
+    if total == 0 || !std::io::stderr().is_terminal() {
+        return None;
+    }
+    let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::hidden());
+    if let Ok(style) =
+        ProgressStyle::with_template("{bar:40} {pos}/{len} games, {per_sec}, eta {eta}")
+    {
+        bar.set_style(style);
+    }
+    Some(bar)
+}
+
+fn check(a: &CheckArgs) -> ! {
+    let config = config(&a.output);
+    let plan = plan(a);
+    let started = Instant::now();
+    let run = prepare(&a.files, &config, &plan).unwrap_or_else(|e| bad(e));
+    let bar = progress(run.total_games());
+    let shown = AtomicBool::new(false);
+    let tick = || {
+        if let Some(b) = &bar {
+            b.inc(1);
+            if !shown.load(Ordering::Relaxed)
+                && started.elapsed() > Duration::from_secs(1)
+                && !shown.swap(true, Ordering::Relaxed)
+            {
+                b.set_draw_target(ProgressDrawTarget::stderr());
+            }
+        }
+    };
+    let stats = run.simulate(a.jobs, &tick);
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+    if let Some(shard) = plan.shard {
+        let part = run.part(&stats).to_ron();
+        match &a.out {
+            Some(path) => {
+                if let Err(e) = std::fs::write(path, part) {
+                    eprintln!("rulecheck: error: cannot write `{}`: {e}", path.display());
+                    std::process::exit(1);
+                }
+                eprintln!(
+                    "rulecheck: shard {}/{} written to {} in {:.2} s",
+                    shard.k,
+                    shard.n,
+                    path.display(),
+                    started.elapsed().as_secs_f64()
+                );
+            }
+            None => print!("{part}"),
+        }
+        std::process::exit(0);
+    }
+    let report = run.finish(stats);
+    print(&report, &a.output, started.elapsed())
+}
+
+fn merge_parts(m: &MergeArgs) -> ! {
+    let config = config(&m.out);
+    let started = Instant::now();
+    let mut parts = Vec::new();
+    for p in &m.parts {
+        let name = p.display().to_string();
+        let text = std::fs::read_to_string(p)
+            .unwrap_or_else(|e| bad(format_args!("cannot read `{name}`: {e}")));
+        parts.push((
+            name.clone(),
+            Part::from_ron(&name, &text).unwrap_or_else(|e| bad(e)),
+        ));
+    }
+    let report = merge(&parts, &config).unwrap_or_else(|e| bad(e));
+    print(&report, &m.out, started.elapsed())
 }
 
 fn main() {
@@ -43,43 +282,12 @@ fn main() {
                 .next()
                 .unwrap_or("bad arguments")
                 .trim_start_matches("error: ");
-            eprintln!("rulecheck: error: {first} (try `rulecheck --help`)");
-            std::process::exit(2);
+            bad(format_args!("{first} (try `rulecheck --help`)"));
         }
     };
-    if cli.list {
-        for l in REGISTRY {
-            let when = match l.pass {
-                Pass::Static(_) => "static",
-                Pass::Driver => "comments",
-                Pass::Simulation => "simulation",
-            };
-            let level = if l.level == Level::Error {
-                "error"
-            } else {
-                "warning"
-            };
-            println!("{:<22} {level:<7} {when:<10} {}", l.name, l.description);
-        }
-        return;
+    match &cli.cmd {
+        Some(Cmd::Merge(m)) => merge_parts(m),
+        None if cli.check.list => list(),
+        None => check(&cli.check),
     }
-    let mut config = Config::default();
-    for d in &cli.deny {
-        if let Err(e) = config.deny(d) {
-            eprintln!("rulecheck: error: {e}");
-            std::process::exit(2);
-        }
-    }
-    let started = Instant::now();
-    let report = check_paths(&cli.files, &config);
-    let elapsed = started.elapsed();
-    if cli.json {
-        print!("{}", report.to_json(Some(elapsed)));
-    } else {
-        print!(
-            "{}",
-            report.render(std::io::stdout().is_terminal(), Some(elapsed))
-        );
-    }
-    std::process::exit(report.exit_code());
 }

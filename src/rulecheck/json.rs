@@ -4,16 +4,20 @@
 //! ```text
 //! {"verdict":"sound|warnings|unsound","errors":N,"warnings":N,"elapsed_ms":F,
 //!  "files":[{"file":S,"verdict":S,"errors":N,"warnings":N,"silenced":N,"linted":B,
-//!            "unreadable":S|null,"findings":[{"code":S,"origin":"checker|lint",
+//!            "unreadable":S|null,"findings":[{"code":S,"origin":"checker|lint|simulation",
 //!            "severity":"error|warning","message":S,"line":N,"column":N,
-//!            "labels":[{"text":S,"start":N,"end":N,"line":N,"column":N}],"help":S|null}]}]}
+//!            "labels":[{"text":S,"start":N,"end":N,"line":N,"column":N}],"help":S|null,
+//!            "evidence":null|{"column":S,"players":N,"game":N,"seed":N,"moves":[N],
+//!                             "failing_move":B,"detail":S,"repro":S,"script":S|null}}],
+//!            "simulation":null|{...see json_sim.rs...}}]}
 //! ```
 //!
 //! Lines and columns are 1-based (columns count characters); `start` and
 //! `end` are byte offsets. `elapsed_ms` is present only when timed.
 
+use super::verdicts::Evidence;
 use super::{FileReport, Origin, Report};
-use crate::diag::{Diagnostic, Source};
+use crate::diag::Source;
 use std::fmt::Write;
 use std::time::Duration;
 
@@ -38,7 +42,7 @@ pub fn string(out: &mut String, s: &str) {
     out.push('"');
 }
 
-fn opt_string(out: &mut String, s: Option<&str>) {
+pub(super) fn opt_string(out: &mut String, s: Option<&str>) {
     match s {
         Some(s) => string(out, s),
         None => out.push_str("null"),
@@ -59,16 +63,42 @@ fn position(src: &Source, offset: u32) -> (usize, usize) {
     )
 }
 
-fn finding(out: &mut String, src: &Source, origin: Origin, d: &Diagnostic) {
+fn evidence(out: &mut String, e: Option<&Evidence>) {
+    let Some(e) = e else {
+        out.push_str("null");
+        return;
+    };
+    out.push_str("{\"column\":");
+    string(out, &e.column);
+    let moves: Vec<String> = e.moves.iter().map(u32::to_string).collect();
+    let _ = write!(
+        out,
+        ",\"players\":{},\"game\":{},\"seed\":{},\"moves\":[{}],\"failing_move\":{},\"detail\":",
+        e.players,
+        e.game,
+        e.seed,
+        moves.join(","),
+        e.failing_move
+    );
+    string(out, &e.detail);
+    out.push_str(",\"repro\":");
+    string(out, &e.repro);
+    out.push_str(",\"script\":");
+    opt_string(out, e.script.as_deref());
+    out.push('}');
+}
+
+fn finding(out: &mut String, src: &Source, f: &super::Finding) {
+    let (origin, d) = (f.origin, &f.diag);
     out.push_str("{\"code\":");
     string(out, &d.code);
     out.push_str(",\"origin\":");
     string(
         out,
-        if origin == Origin::Checker {
-            "checker"
-        } else {
-            "lint"
+        match origin {
+            Origin::Checker => "checker",
+            Origin::Lint => "lint",
+            Origin::Simulation => "simulation",
         },
     );
     out.push_str(",\"severity\":");
@@ -92,6 +122,8 @@ fn finding(out: &mut String, src: &Source, origin: Origin, d: &Diagnostic) {
     }
     out.push_str("],\"help\":");
     opt_string(out, d.help.as_deref());
+    out.push_str(",\"evidence\":");
+    evidence(out, f.evidence.as_ref());
     out.push('}');
 }
 
@@ -114,9 +146,14 @@ fn file(out: &mut String, f: &FileReport) {
         if i > 0 {
             out.push(',');
         }
-        finding(out, &f.source, x.origin, &x.diag);
+        finding(out, &f.source, x);
     }
-    out.push_str("]}");
+    out.push_str("],\"simulation\":");
+    match &f.sim {
+        Some(sim) => super::json_sim::simulation(out, sim),
+        None => out.push_str("null"),
+    }
+    out.push('}');
 }
 
 impl Report {

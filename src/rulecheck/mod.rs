@@ -2,11 +2,18 @@
 //!
 //! For each file: compile it (every checker diagnostic is a finding), then,
 //! when it compiled, run the static lints of [`lints::REGISTRY`] over its
-//! HIR and action graph. Silencing comments (`allow.rs`) and `--deny`
-//! are applied as findings are added, so a later pass (the simulation
-//! verdicts) adds its findings through [`FileReport::add`] and gets the same
-//! treatment. `report.rs` renders reports and verdicts, `json.rs` emits
-//! them as JSON, `flow.rs` holds the control-flow analysis the lints share.
+//! HIR and action graph, then simulate games (`run.rs`): every column of
+//! the [`Plan`] (variant x option values x player count) plays N games on
+//! all cores, and what went wrong becomes findings of the simulation lints
+//! (`verdicts.rs`), with the seed and a command that replays the game in
+//! the REPL. Silencing comments (`allow.rs`) and `--deny` are applied as
+//! findings are added, through [`FileReport::add`].
+//!
+//! `playout.rs` plays one game, `simulate.rs` a column on all cores,
+//! `stats.rs` holds the mergeable counts, `part.rs` the shard files that
+//! `rulecheck merge` combines; `report.rs` and `table.rs` render reports
+//! and the design metrics, `json.rs` emits them as JSON, `flow.rs` holds the
+//! control-flow analysis the lints share.
 //!
 //! ```no_run
 //! use grail::rulecheck::{check_paths, Config};
@@ -18,17 +25,30 @@
 mod allow;
 mod flow;
 mod json;
+mod json_sim;
 pub mod lints;
+mod part;
+pub mod plan;
+mod playout;
 mod report;
+mod run;
+mod simulate;
+pub mod stats;
+mod table;
+mod verdicts;
 
 pub use allow::Allows;
 pub use flow::Liveness;
 pub use lints::{Context, Level, Lint, Pass, REGISTRY};
+pub use part::{Part, merge};
+pub use plan::{Column, Plan, Shard, Variant, Vary};
 pub use report::Verdict;
+pub use run::{Run, SimSection, prepare};
+pub use verdicts::{Evidence, INLINE_MOVES};
 
 use crate::diag::{Diagnostic, Source, Span};
-use crate::engine::compile;
-use std::path::Path;
+use crate::engine::{Compiled, compile};
+use std::path::{Path, PathBuf};
 
 /// What to promote from warning to error.
 #[derive(Clone, Debug, Default)]
@@ -37,6 +57,9 @@ pub struct Config {
     pub deny_warnings: bool,
     /// `--deny LINT`: these lints are errors.
     pub deny: Vec<String>,
+    /// Where reproductions too long to print inline are written (always
+    /// inline when `None`).
+    pub repro_dir: Option<PathBuf>,
 }
 
 impl Config {
@@ -65,14 +88,18 @@ impl Config {
 pub enum Origin {
     /// The compiler's checks (parse and check errors).
     Checker,
-    /// A lint of the registry.
+    /// A static lint of the registry (or a silencing comment).
     Lint,
+    /// A simulation verdict.
+    Simulation,
 }
 
 #[derive(Clone, Debug)]
 pub struct Finding {
     pub origin: Origin,
     pub diag: Diagnostic,
+    /// For simulation findings about a game: which one, and how to replay it.
+    pub evidence: Option<Evidence>,
 }
 
 /// Everything rulecheck found in one file.
@@ -87,6 +114,8 @@ pub struct FileReport {
     pub unreadable: Option<String>,
     /// Whether the static lints ran (they need a file that compiles).
     pub linted: bool,
+    /// The simulation, when games were played.
+    pub sim: Option<SimSection>,
     allows: Allows,
     config: Config,
 }
@@ -100,13 +129,19 @@ impl FileReport {
             silenced: 0,
             unreadable: None,
             linted: false,
+            sim: None,
             config: config.clone(),
         }
     }
 
     /// Add a lint's finding: silenced if a comment allows it on the line
     /// of its first label, promoted to an error if denied.
-    pub fn add(&mut self, lint: &Lint, mut d: Diagnostic) {
+    pub fn add(&mut self, lint: &Lint, d: Diagnostic) {
+        self.add_with(lint, d, None);
+    }
+
+    /// Like [`FileReport::add`], with the game behind a simulation finding.
+    pub fn add_with(&mut self, lint: &Lint, mut d: Diagnostic, evidence: Option<Evidence>) {
         for (span, _) in &mut d.labels {
             *span = tidy(&self.source.text, *span);
         }
@@ -118,9 +153,14 @@ impl FileReport {
         if self.config.deny_warnings || self.config.deny.iter().any(|n| n == lint.name) {
             d.severity = miette::Severity::Error;
         }
+        let origin = match lint.pass {
+            Pass::Simulation => Origin::Simulation,
+            _ => Origin::Lint,
+        };
         self.findings.push(Finding {
-            origin: Origin::Lint,
+            origin,
             diag: d,
+            evidence,
         });
     }
 
@@ -131,6 +171,7 @@ impl FileReport {
         self.findings.push(Finding {
             origin: Origin::Checker,
             diag: d,
+            evidence: None,
         });
     }
 
@@ -177,7 +218,13 @@ fn tidy(text: &str, span: Span) -> Span {
 }
 
 /// Check one rules file given as text; `source.name` names it in reports.
+/// Static checks only: [`prepare`] runs the simulation too.
 pub fn check_source(source: Source, config: &Config) -> FileReport {
+    check_compiled(source, config).0
+}
+
+/// The static report of a file, and its compiled form for the simulation.
+fn check_compiled(source: Source, config: &Config) -> (FileReport, Compiled) {
     let compiled = compile(source.clone());
     let mut report = FileReport::new(source, config);
     for d in &compiled.diags.items {
@@ -205,19 +252,26 @@ pub fn check_source(source: Source, config: &Config) -> FileReport {
         report.linted = true;
     }
     report.sort();
-    report
+    (report, compiled)
 }
 
-/// Read and check one rules file; an unreadable file is reported, not fatal.
+/// Read and check one rules file (static checks only); an unreadable file
+/// is reported, not fatal.
 pub fn check_path(path: impl AsRef<Path>, config: &Config) -> FileReport {
-    let path = path.as_ref();
+    read_and_check(path.as_ref(), config).0
+}
+
+fn read_and_check(path: &Path, config: &Config) -> (FileReport, Option<Compiled>) {
     let name = path.display().to_string();
     match std::fs::read_to_string(path) {
-        Ok(text) => check_source(Source::new(name, text), config),
+        Ok(text) => {
+            let (r, c) = check_compiled(Source::new(name, text), config);
+            (r, Some(c))
+        }
         Err(e) => {
             let mut r = FileReport::new(Source::new(name.clone(), ""), config);
             r.unreadable = Some(format!("cannot read `{name}`: {e}"));
-            r
+            (r, None)
         }
     }
 }

@@ -103,6 +103,9 @@ impl FileReport {
             .strip_suffix(theirs.as_str())
             .unwrap_or(&text)
             .to_string();
+        if let Some(sim) = &self.sim {
+            out.push_str(&super::table::render(sim));
+        }
         out.push_str(&self.summary());
         out.push('\n');
         out

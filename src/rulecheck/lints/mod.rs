@@ -8,9 +8,15 @@
 //! and `--deny` afterwards, so lints never need to know about either.
 //! Simulation verdicts register here too, with [`Pass::Simulation`].
 
+mod card_lost;
+mod does_not_end;
 mod invalid_allow;
+mod invariant_broken;
 mod missing_deck_size;
+pub mod never_fired;
+mod rule_fault;
 mod single_option_choice;
+mod softlock;
 mod unreachable_node;
 mod unreachable_phase;
 mod unused_card_kind;
@@ -27,7 +33,13 @@ use crate::graph::Graph;
 use std::cell::OnceCell;
 use std::fmt;
 
+pub use card_lost::LINT as CARD_LOST;
+pub use does_not_end::LINT as DOES_NOT_END;
 pub use invalid_allow::LINT as INVALID_ALLOW;
+pub use invariant_broken::LINT as INVARIANT_BROKEN;
+pub use never_fired::LINT as NEVER_FIRED;
+pub use rule_fault::LINT as RULE_FAULT;
+pub use softlock::LINT as SOFTLOCK;
 pub use unreachable_phase::{
     LINT as UNREACHABLE_PHASE, from_checker as unreachable_phase_from_checker,
 };
@@ -110,6 +122,12 @@ pub static REGISTRY: &[&Lint] = &[
     &unreachable_node::LINT,
     &single_option_choice::LINT,
     &invalid_allow::LINT,
+    &does_not_end::LINT,
+    &softlock::LINT,
+    &invariant_broken::LINT,
+    &card_lost::LINT,
+    &rule_fault::LINT,
+    &never_fired::LINT,
 ];
 
 /// The lint with this name.

@@ -1,0 +1,303 @@
+//! `never-fired`: rules that can run (the static lints found no reason
+//! they cannot) but did not, in any game of the simulation: phases and
+//! reactions never called, statements never executed, and choice options
+//! never taken. Coverage comes from the engine's observed runs: every
+//! action-graph node executed is counted, and every arm chosen.
+//!
+//! Findings are mapped back to the HIR: a run of statements that never ran
+//! is one finding; inside an option never chosen or a phase never called
+//! nothing more is reported; code the static lints call dead is left to
+//! them. An `if` whose branch never ran, or a loop whose body never did,
+//! gets a second label on its head.
+//!
+//! Code whose gate (the condition of its `if` or `while`, the collection
+//! and filter of its `for`, the guard and binding of its option) reads an
+//! option that had the same value in every game cannot be told apart from
+//! code that this run's options simply switch off (`if first >= 0` with
+//! `first = -1`): it is not a finding but a note (`Gated`), unless one of
+//! those options was varied in the run.
+
+use super::{Context, Level, Lint, Pass};
+use crate::check::hir::{Arm, Expr, ProcKind, Stmt, StmtKind};
+use crate::diag::{Diagnostic, Span};
+use crate::graph::{Node, Phase};
+use crate::rulecheck::flow;
+use crate::rulecheck::stats::Layout;
+
+pub static LINT: Lint = Lint {
+    name: "never-fired",
+    level: Level::Warning,
+    description: "a phase, statement or choice option that never ran in the simulated games",
+    help: "check the conditions that lead here; if it is only rare, run more games (--games), or silence it with `# rulecheck: allow(never-fired)`",
+    pass: Pass::Simulation,
+};
+
+/// What was counted, and how to say how many games it was.
+pub struct Coverage<'a> {
+    pub layout: &'a Layout,
+    pub nodes: &'a [u64],
+    pub arms: &'a [u64],
+    /// "1000 games", "4000 games (4 columns)".
+    pub games: String,
+    /// For each option, whether it took several values in the run.
+    pub varied: &'a [bool],
+}
+
+/// Code that never ran behind a gate that reads options fixed in the run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Gated {
+    pub span: Span,
+    /// The options the gate reads (indices).
+    pub options: Vec<u16>,
+}
+
+/// The options an expression reads (user functions are expanded in the
+/// HIR). Read from the expression's serialized form, so every kind of
+/// expression is covered: `Opt(i)` is how an option appears there.
+fn options_read(exprs: &[&Expr], out: &mut Vec<u16>) {
+    for e in exprs {
+        let Ok(text) = ron::to_string(e) else {
+            continue;
+        };
+        let mut rest = text.as_str();
+        while let Some(i) = rest.find("Opt(") {
+            let whole_word = i == 0
+                || !rest[..i]
+                    .chars()
+                    .next_back()
+                    .is_some_and(|c| c.is_alphanumeric() || c == '_');
+            let after = &rest[i + 4..];
+            let digits: String = after.chars().take_while(char::is_ascii_digit).collect();
+            if whole_word && let Ok(n) = digits.parse::<u16>() {
+                out.push(n);
+            }
+            rest = after;
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+}
+
+/// The expressions that decide whether an arm can be chosen.
+fn arm_gate(a: &Arm) -> Vec<&Expr> {
+    let mut v: Vec<&Expr> = a.guard.iter().collect();
+    if let Some(b) = &a.bind {
+        v.push(&b.coll);
+        v.extend(b.filter.iter());
+    }
+    v
+}
+
+struct Walk<'a, 'b> {
+    cx: &'a Context<'b>,
+    cov: &'a Coverage<'a>,
+    phase: usize,
+    ph: &'a Phase,
+    live: &'a [bool],
+    out: &'a mut Vec<Diagnostic>,
+    gated: &'a mut Vec<Gated>,
+}
+
+/// The findings of a simulation whose counts are `cov`; code behind gates
+/// on fixed options goes to `gated`.
+pub fn run(cx: &Context, cov: &Coverage, out: &mut Vec<Diagnostic>, gated: &mut Vec<Gated>) {
+    let live = cx.liveness();
+    for (i, proc) in cx.hir.procs.iter().enumerate() {
+        let (Some(ph), Some(live_nodes)) = (cx.graph.phases.get(i), live.nodes.get(i)) else {
+            continue;
+        };
+        if !live.phases.get(i).copied().unwrap_or(false) && proc.kind != ProcKind::Start {
+            continue; // unreachable-phase
+        }
+        let base = cov.layout.node_base[i];
+        let ran = cov.nodes[base..base + ph.nodes.len()]
+            .iter()
+            .any(|n| *n > 0);
+        if !ran {
+            let what = match proc.kind {
+                ProcKind::Reaction => "reaction",
+                ProcKind::Turn => "turn",
+                _ => "phase",
+            };
+            out.push(LINT.at(
+                ph.span,
+                format!("{what} `{}` never ran in {}", ph.name, cov.games),
+                "never called in any game",
+            ));
+            continue;
+        }
+        let mut w = Walk {
+            cx,
+            cov,
+            phase: i,
+            ph,
+            live: live_nodes,
+            out,
+            gated,
+        };
+        w.block(&proc.body, None, &[]);
+    }
+}
+
+#[derive(PartialEq)]
+enum Ran {
+    Yes,
+    No,
+    /// Cannot run at all (left to `unreachable-node`).
+    Dead,
+}
+
+impl Walk<'_, '_> {
+    fn ran(&self, s: &Stmt) -> Ran {
+        let base = self.cov.layout.node_base[self.phase];
+        let (mut any_live, mut any) = (false, false);
+        for (n, span) in self.ph.spans.iter().enumerate() {
+            if span.start >= s.span.start && span.end <= s.span.end {
+                any = true;
+                if self.cov.nodes[base + n] > 0 {
+                    return Ran::Yes;
+                }
+                any_live |= self.live[n];
+            }
+        }
+        if any && !any_live { Ran::Dead } else { Ran::No }
+    }
+
+    /// Whether code behind `gate` that never ran is only switched off by
+    /// fixed options: then it is noted in `gated` and true is returned.
+    fn switched_off(&mut self, span: Span, gate: &[&Expr]) -> bool {
+        let mut opts = Vec::new();
+        options_read(gate, &mut opts);
+        let fixed = !opts.is_empty()
+            && opts
+                .iter()
+                .all(|o| !self.cov.varied.get(*o as usize).copied().unwrap_or(false));
+        if fixed {
+            self.gated.push(Gated {
+                span,
+                options: opts,
+            });
+        }
+        fixed
+    }
+
+    /// `head`: a label for the statement that owns this block, used when
+    /// none of the block ran; `gate`: the expressions that decide whether
+    /// the block runs.
+    fn block(&mut self, stmts: &[Stmt], head: Option<(Span, &str)>, gate: &[&Expr]) {
+        let mut i = 0;
+        while i < stmts.len() {
+            match self.ran(&stmts[i]) {
+                Ran::Dead => i += 1,
+                Ran::Yes => {
+                    self.inside(&stmts[i]);
+                    i += 1;
+                }
+                Ran::No => {
+                    let first = i;
+                    while i < stmts.len() && self.ran(&stmts[i]) == Ran::No {
+                        i += 1;
+                    }
+                    let span = stmts[first].span.to(stmts[i - 1].span);
+                    if self.switched_off(span, gate) {
+                        continue;
+                    }
+                    let what = if i - first == 1 {
+                        "this statement never ran"
+                    } else {
+                        "these statements never ran"
+                    };
+                    let mut d = LINT.at(span, format!("never ran in {}", self.cov.games), what);
+                    let whole = first == 0 && i == stmts.len();
+                    if let (true, Some((span, text))) = (whole, head) {
+                        d = d.label(span, text);
+                    }
+                    self.out.push(d);
+                }
+            }
+        }
+    }
+
+    /// Look inside a statement that ran.
+    fn inside(&mut self, s: &Stmt) {
+        let head =
+            |word: &str| Span::new(s.span.start as usize, s.span.start as usize + word.len());
+        match &s.kind {
+            StmtKind::If(c, then, els) => {
+                let head = head("if");
+                self.block(then, Some((head, "this condition was never true")), &[c]);
+                self.block(els, Some((head, "this condition was always true")), &[c]);
+            }
+            StmtKind::While(c, body) => {
+                let head = Some((head("while"), "this condition was never true"));
+                self.block(body, head, &[c]);
+            }
+            StmtKind::For(b, body) => {
+                let head = Some((head("for"), "this loop never had anything to go through"));
+                let mut gate = vec![&b.coll];
+                gate.extend(b.filter.iter());
+                self.block(body, head, &gate);
+            }
+            StmtKind::Choose {
+                arms, otherwise, ..
+            } => {
+                self.arms(s.span, arms);
+                if let Some(o) = otherwise {
+                    let gate: Vec<&Expr> = arms.iter().flat_map(arm_gate).collect();
+                    self.block(
+                        o,
+                        Some((head("choose"), "there was always an option")),
+                        &gate,
+                    );
+                }
+            }
+            StmtKind::Window { arms, .. } => self.arms(s.span, arms),
+            _ => {
+                for b in flow::child_blocks(s) {
+                    self.block(b, None, &[]);
+                }
+            }
+        }
+    }
+
+    fn arms(&mut self, choose: Span, arms: &[Arm]) {
+        let node = self
+            .ph
+            .nodes
+            .iter()
+            .zip(&self.ph.spans)
+            .position(|(n, span)| matches!(n, Node::Choose { .. }) && *span == choose);
+        let Some(node) = node else {
+            for a in arms {
+                self.block(&a.body, None, &[]);
+            }
+            return;
+        };
+        for (j, a) in arms.iter().enumerate() {
+            let taken = self
+                .cov
+                .layout
+                .arm(self.phase as u16, node as u32, j as u16)
+                .is_none_or(|k| self.cov.arms[k] > 0);
+            let label = label_span(self.cx, a.span);
+            if taken {
+                self.block(&a.body, None, &[]);
+            } else if !self.switched_off(label, &arm_gate(a)) {
+                self.out.push(LINT.at(
+                    label,
+                    format!("this option was never chosen in {}", self.cov.games),
+                    "never chosen",
+                ));
+            }
+        }
+    }
+}
+
+/// An arm's quoted label, from its opening quote to the closing one.
+fn label_span(cx: &Context, arm: Span) -> Span {
+    let text = cx.text(arm);
+    match text.strip_prefix('"').and_then(|t| t.find('"')) {
+        Some(close) => Span::new(arm.start as usize, arm.start as usize + close + 2),
+        None => arm,
+    }
+}

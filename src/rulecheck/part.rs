@@ -1,0 +1,142 @@
+//! Shards: `rulecheck ... --shard K/N` plays the K-th of N contiguous
+//! slices of every column's games and writes a [`Part`] (RON) holding the
+//! plan, each file's digest and columns, and the stats of its slice.
+//! [`merge`] checks that the parts come from one run and cover every slice
+//! exactly once, adds their stats up (the stats are exact counts, so the sum
+//! is what one run would have counted) and finishes the report from the
+//! rules files on disk, as one run does.
+
+use super::plan::{Column, Plan};
+use super::run::{Run, fnv, prepare};
+use super::stats::Stats;
+use super::{Config, Report};
+use serde::{Deserialize, Serialize};
+
+/// What a part file says it is.
+pub const FORMAT: &str = "grail rulecheck part 1";
+
+/// One shard's results.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Part {
+    pub format: String,
+    pub plan: Plan,
+    pub files: Vec<PartFile>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PartFile {
+    pub path: String,
+    pub digest: u64,
+    pub columns: Vec<Column>,
+    pub stats: Vec<Stats>,
+}
+
+impl Run {
+    /// The part a shard writes, from its stats.
+    pub fn part(&self, stats: &[Vec<Stats>]) -> Part {
+        Part {
+            format: FORMAT.into(),
+            plan: self.plan.clone(),
+            files: self
+                .files
+                .iter()
+                .zip(stats)
+                .map(|(f, s)| PartFile {
+                    path: f.path.clone(),
+                    digest: f.digest,
+                    columns: f.columns.clone(),
+                    stats: s.clone(),
+                })
+                .collect(),
+        }
+    }
+}
+
+impl Part {
+    pub fn to_ron(&self) -> String {
+        let mut s = ron::ser::to_string(self).unwrap_or_default();
+        s.push('\n');
+        s
+    }
+
+    /// Read a part file's text; `name` names it in errors.
+    pub fn from_ron(name: &str, text: &str) -> Result<Part, String> {
+        let part: Part =
+            ron::from_str(text).map_err(|e| format!("{name}: not a rulecheck part file ({e})"))?;
+        if part.format != FORMAT {
+            return Err(format!(
+                "{name}: a part file of another version (`{}`)",
+                part.format
+            ));
+        }
+        Ok(part)
+    }
+}
+
+/// Combine the parts `(name, part)` of one sharded run into its report.
+pub fn merge(parts: &[(String, Part)], config: &Config) -> Result<Report, String> {
+    let Some((first_name, first)) = parts.first() else {
+        return Err("merge needs at least one part file".into());
+    };
+    let Some(shard) = first.plan.shard else {
+        return Err(format!("{first_name}: not written by a --shard run"));
+    };
+    let mut plan = first.plan.clone();
+    plan.shard = None;
+    let mut seen = vec![None; shard.n as usize];
+    for (name, p) in parts {
+        let mut theirs = p.plan.clone();
+        let Some(s) = theirs.shard.take() else {
+            return Err(format!("{name}: not written by a --shard run"));
+        };
+        if theirs != plan || s.n != shard.n {
+            return Err(format!(
+                "{name} and {first_name} come from different runs (other options, games, seed or shard count)"
+            ));
+        }
+        let same_files = p.files.len() == first.files.len()
+            && p.files
+                .iter()
+                .zip(&first.files)
+                .all(|(a, b)| a.path == b.path && a.digest == b.digest && a.columns == b.columns);
+        if !same_files {
+            return Err(format!(
+                "{name} and {first_name} checked different rules files (or different versions of them)"
+            ));
+        }
+        if let Some(other) = seen[(s.k - 1) as usize].replace(name.as_str()) {
+            return Err(format!(
+                "shard {}/{} is given twice: {other} and {name}",
+                s.k, s.n
+            ));
+        }
+    }
+    if let Some(k) = seen.iter().position(Option::is_none) {
+        return Err(format!("shard {}/{} is missing", k + 1, shard.n));
+    }
+    let paths: Vec<&str> = first.files.iter().map(|f| f.path.as_str()).collect();
+    let run = prepare(&paths, config, &plan)?;
+    let mut stats = Vec::new();
+    for (i, f) in run.files.iter().enumerate() {
+        let part_file = &first.files[i];
+        let text_digest = if f.report.unreadable.is_some() {
+            0
+        } else {
+            fnv(&f.report.source.text)
+        };
+        if text_digest != part_file.digest || f.columns != part_file.columns {
+            return Err(format!(
+                "{}: the rules file changed since the shards ran",
+                f.path
+            ));
+        }
+        let mut sum: Vec<Stats> = part_file.stats.clone();
+        for (_, p) in &parts[1..] {
+            for (a, b) in sum.iter_mut().zip(&p.files[i].stats) {
+                a.merge(b);
+            }
+        }
+        stats.push(sum);
+    }
+    Ok(run.finish(stats))
+}

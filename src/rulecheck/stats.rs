@@ -1,0 +1,384 @@
+//! The statistics of one column of a simulation (one rules file, one
+//! variant, one player count): what every game did, kept as integer counts,
+//! histograms and the lowest-numbered incidents only, so that the stats of
+//! any slices of the games merge exactly into those of the whole run (shards
+//! and threads give the same report, to the last digit). The design metrics
+//! (quantiles, win shares with confidence intervals) are computed from them
+//! when a report is drawn.
+
+use crate::graph::{Graph, Node};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// Incidents of one kind at one place kept with full detail (the others are counted).
+pub const KEEP: usize = 3;
+
+/// Where every action-graph node and choice arm lives in the flat coverage
+/// counters of [`Stats`].
+#[derive(Clone, Debug)]
+pub struct Layout {
+    /// `node_base[phase] + node` is a node's counter.
+    pub node_base: Vec<usize>,
+    /// For each flat node, the first counter of its arms (Choose nodes only).
+    pub arm_base: Vec<Option<usize>>,
+    pub nodes: usize,
+    pub arms: usize,
+}
+
+impl Layout {
+    pub fn of(g: &Graph) -> Layout {
+        let mut node_base = Vec::with_capacity(g.phases.len());
+        let mut arm_base = Vec::new();
+        let mut arms = 0;
+        for ph in &g.phases {
+            node_base.push(arm_base.len());
+            for n in &ph.nodes {
+                match n {
+                    Node::Choose { arms: a, .. } => {
+                        arm_base.push(Some(arms));
+                        arms += a.len();
+                    }
+                    _ => arm_base.push(None),
+                }
+            }
+        }
+        Layout {
+            node_base,
+            nodes: arm_base.len(),
+            arm_base,
+            arms,
+        }
+    }
+
+    /// The flat counter of a node.
+    pub fn node(&self, phase: u16, node: u32) -> usize {
+        self.node_base[phase as usize] + node as usize
+    }
+
+    /// The flat counter of an arm of a Choose node, if it is one.
+    pub fn arm(&self, phase: u16, node: u32, arm: u16) -> Option<usize> {
+        self.arm_base[self.node(phase, node)].map(|b| b + arm as usize)
+    }
+}
+
+/// How many finished games had each value (of turns, of decisions).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Histogram(pub BTreeMap<u32, u64>);
+
+impl Histogram {
+    pub fn add(&mut self, v: u32) {
+        *self.0.entry(v).or_insert(0) += 1;
+    }
+    pub fn merge(&mut self, o: &Histogram) {
+        for (v, n) in &o.0 {
+            *self.0.entry(*v).or_insert(0) += n;
+        }
+    }
+    pub fn count(&self) -> u64 {
+        self.0.values().sum()
+    }
+    pub fn mean(&self) -> f64 {
+        let n = self.count();
+        if n == 0 {
+            return 0.0;
+        }
+        let sum: u128 = self.0.iter().map(|(v, k)| *v as u128 * *k as u128).sum();
+        sum as f64 / n as f64
+    }
+    /// The nearest-rank quantile: the least value with at least `q` of the
+    /// games at or below it (0 when empty).
+    pub fn quantile(&self, q: f64) -> u32 {
+        let n = self.count();
+        let rank = ((q * n as f64).ceil() as u64).max(1);
+        let mut seen = 0;
+        for (v, k) in &self.0 {
+            seen += k;
+            if seen >= rank {
+                return *v;
+            }
+        }
+        0
+    }
+    pub fn max(&self) -> u32 {
+        self.0.keys().next_back().copied().unwrap_or(0)
+    }
+}
+
+/// What went wrong in a game: one of the simulation lints.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Kind {
+    /// Still running at the decision limit, or a runaway between decisions.
+    DoesNotEnd,
+    /// Not over, and no legal action.
+    Softlock,
+    /// A declared invariant does not hold at a decision.
+    InvariantBroken,
+    /// A card is in no zone, or in two.
+    CardLost,
+    /// The rules did something impossible.
+    RuleFault,
+}
+
+/// Where it went wrong, as far as can be told.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum At {
+    /// Nowhere in particular (the whole game).
+    Game,
+    /// An action-graph node: (phase, node).
+    Node(u16, u32),
+    /// A declared invariant, by index.
+    Invariant(u16),
+}
+
+/// One game that went wrong: enough to replay it to the step in question.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Incident {
+    /// The game's number in the run, and its engine seed.
+    pub game: u64,
+    pub seed: u64,
+    /// The moves to replay: the last one is the move that failed, for
+    /// faults and runaways; otherwise the position after them is the problem.
+    pub moves: u32,
+    /// Whether the last of `moves` is the move that failed.
+    pub failing_move: bool,
+    pub message: String,
+}
+
+/// Games that went wrong in one way at one place: how many, the first few.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Incidents {
+    pub count: u64,
+    pub first: Vec<Incident>,
+}
+
+impl Incidents {
+    fn add(&mut self, i: Incident) {
+        self.count += 1;
+        let at = self.first.partition_point(|x| x.game < i.game);
+        if at < KEEP {
+            self.first.insert(at, i);
+            self.first.truncate(KEEP);
+        }
+    }
+    fn merge(&mut self, o: &Incidents) {
+        self.count += o.count;
+        self.first.extend(o.first.iter().cloned());
+        self.first.sort_by_key(|i| i.game);
+        self.first.truncate(KEEP);
+    }
+}
+
+/// Everything counted over a slice of the games of one column.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Stats {
+    pub games: u64,
+    pub finished: u64,
+    /// Turns and decisions of the finished games.
+    pub turns: Histogram,
+    pub decisions: Histogram,
+    /// `wins[p][k - 1]`: finished games seat `p` won with `k - 1` others.
+    pub wins: Vec<Vec<u64>>,
+    /// Finished games with several winners, and with none.
+    pub ties: u64,
+    pub no_winner: u64,
+    /// Lead changes summed over the finished games.
+    pub lead_changes: u64,
+    /// Decisions taken (in every game), the legal actions offered at them,
+    /// and those with a single legal action.
+    pub choices: u64,
+    pub offered: u64,
+    pub forced: u64,
+    /// Times each node ran and each arm was chosen (see [`Layout`]).
+    pub nodes: Vec<u64>,
+    pub arms: Vec<u64>,
+    pub incidents: BTreeMap<(Kind, At), Incidents>,
+}
+
+impl Stats {
+    pub fn empty(layout: &Layout, players: usize) -> Stats {
+        Stats {
+            wins: vec![Vec::new(); players],
+            nodes: vec![0; layout.nodes],
+            arms: vec![0; layout.arms],
+            ..Stats::default()
+        }
+    }
+
+    pub fn incident(&mut self, kind: Kind, at: At, i: Incident) {
+        self.incidents.entry((kind, at)).or_default().add(i);
+    }
+
+    /// Count a finished game in.
+    pub fn finish(&mut self, turns: u32, decisions: u32, winners: &[usize], lead_changes: u32) {
+        self.finished += 1;
+        self.turns.add(turns);
+        self.decisions.add(decisions);
+        self.lead_changes += u64::from(lead_changes);
+        match winners.len() {
+            0 => self.no_winner += 1,
+            1 => {}
+            _ => self.ties += 1,
+        }
+        let k = winners.len();
+        for &p in winners {
+            if self.wins.len() <= p {
+                self.wins.resize(p + 1, Vec::new());
+            }
+            if self.wins[p].len() < k {
+                self.wins[p].resize(k, 0);
+            }
+            self.wins[p][k - 1] += 1;
+        }
+    }
+
+    /// Add the counts of another slice of the same column.
+    pub fn merge(&mut self, o: &Stats) {
+        self.games += o.games;
+        self.finished += o.finished;
+        self.turns.merge(&o.turns);
+        self.decisions.merge(&o.decisions);
+        if self.wins.len() < o.wins.len() {
+            self.wins.resize(o.wins.len(), Vec::new());
+        }
+        for (mine, theirs) in self.wins.iter_mut().zip(&o.wins) {
+            if mine.len() < theirs.len() {
+                mine.resize(theirs.len(), 0);
+            }
+            for (a, b) in mine.iter_mut().zip(theirs) {
+                *a += b;
+            }
+        }
+        self.ties += o.ties;
+        self.no_winner += o.no_winner;
+        self.lead_changes += o.lead_changes;
+        self.choices += o.choices;
+        self.offered += o.offered;
+        self.forced += o.forced;
+        add_counts(&mut self.nodes, &o.nodes);
+        add_counts(&mut self.arms, &o.arms);
+        for (k, v) in &o.incidents {
+            self.incidents.entry(*k).or_default().merge(v);
+        }
+    }
+
+    /// Games that went wrong in any way.
+    pub fn errors(&self) -> u64 {
+        self.incidents.values().map(|i| i.count).sum()
+    }
+
+    /// Seat `p`'s share of the wins of finished games (a win shared by `k`
+    /// counts `1/k`) and the half-width of its 95% confidence interval
+    /// (normal approximation, from the per-game variance).
+    pub fn win_share(&self, p: usize) -> (f64, f64) {
+        let n = self.finished;
+        if n == 0 {
+            return (0.0, 0.0);
+        }
+        let w = self.wins.get(p).map(Vec::as_slice).unwrap_or(&[]);
+        let (mut sum, mut squares) = (0.0, 0.0);
+        for (k, games) in w.iter().enumerate() {
+            let x = 1.0 / (k + 1) as f64;
+            sum += *games as f64 * x;
+            squares += *games as f64 * x * x;
+        }
+        let n = n as f64;
+        let mean = sum / n;
+        let var = (squares / n - mean * mean).max(0.0);
+        let half = if n > 1.0 {
+            1.96 * (var * n / (n - 1.0) / n).sqrt()
+        } else {
+            0.0
+        };
+        (mean, half)
+    }
+
+    /// Whether the first seat wins significantly more than its fair share
+    /// (the lower end of its 95% interval is above `1 / players`).
+    pub fn first_seat_advantage(&self, players: usize) -> bool {
+        let (share, half) = self.win_share(0);
+        self.finished >= 2 && players > 1 && share - half > 1.0 / players as f64
+    }
+
+    pub fn tie_rate(&self) -> f64 {
+        ratio(self.ties, self.finished)
+    }
+    pub fn mean_lead_changes(&self) -> f64 {
+        ratio(self.lead_changes, self.finished)
+    }
+    pub fn branching(&self) -> f64 {
+        ratio(self.offered, self.choices)
+    }
+    pub fn forced_share(&self) -> f64 {
+        ratio(self.forced, self.choices)
+    }
+}
+
+fn add_counts(a: &mut Vec<u64>, b: &[u64]) {
+    if a.len() < b.len() {
+        a.resize(b.len(), 0);
+    }
+    for (x, y) in a.iter_mut().zip(b) {
+        *x += y;
+    }
+}
+
+fn ratio(a: u64, b: u64) -> f64 {
+    if b == 0 { 0.0 } else { a as f64 / b as f64 }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quantiles_are_nearest_rank() {
+        let mut h = Histogram::default();
+        for v in [5, 1, 3, 2, 4, 10, 6, 7, 8, 9] {
+            h.add(v);
+        }
+        assert_eq!((h.quantile(0.5), h.quantile(0.9), h.max()), (5, 9, 10));
+        assert_eq!(h.mean(), 5.5);
+        assert_eq!(Histogram::default().quantile(0.5), 0);
+    }
+
+    #[test]
+    fn win_shares_and_advantage() {
+        let mut s = Stats::default();
+        for _ in 0..70 {
+            s.finish(1, 1, &[0], 0);
+        }
+        for _ in 0..30 {
+            s.finish(1, 1, &[1], 0);
+        }
+        let (share, half) = s.win_share(0);
+        assert!(
+            (share - 0.7).abs() < 1e-12 && half > 0.08 && half < 0.1,
+            "{half}"
+        );
+        assert!(s.first_seat_advantage(2));
+        s.finish(1, 1, &[0, 1], 0);
+        assert_eq!(s.ties, 1);
+        assert!((s.win_share(1).0 - 30.5 / 101.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn incidents_keep_the_lowest_games_in_any_order() {
+        let inc = |g| Incident {
+            game: g,
+            seed: g,
+            moves: 0,
+            failing_move: false,
+            message: String::new(),
+        };
+        let (mut a, mut b) = (Incidents::default(), Incidents::default());
+        for g in [9, 4, 7, 1] {
+            a.add(inc(g));
+        }
+        for g in [8, 2, 3] {
+            b.add(inc(g));
+        }
+        a.merge(&b);
+        let games: Vec<u64> = a.first.iter().map(|i| i.game).collect();
+        assert_eq!((a.count, games), (7, vec![1, 2, 3]));
+    }
+}

@@ -1,0 +1,128 @@
+//! The design metrics of a simulation as one text table, a column per
+//! variant / option value / player count: game length (mean, median, 90th
+//! percentile and maximum, in turns and in decisions), branching factor,
+//! forced moves, ties, lead changes, win share per seat with its 95%
+//! confidence interval, and whether the first seat's advantage is
+//! significant.
+//!
+//! Lead changes: after setup and after every decision the players are
+//! ranked by the `winners` key (`State::scores`); when one player alone is
+//! best, that player leads. A lead change is a new player leading where
+//! another led before (moments of equality keep the last leader).
+
+use super::run::SimSection;
+use super::stats::Stats;
+use std::fmt::Write;
+
+const LABEL: usize = 22;
+
+/// The simulation's header line and table.
+pub fn render(sim: &SimSection) -> String {
+    let p = &sim.plan;
+    let mut out = String::new();
+    let shard = match p.shard {
+        Some(s) => {
+            let r = s.range(p.games);
+            format!(" (shard {}/{}: games {}..{})", s.k, s.n, r.start, r.end)
+        }
+        None => String::new(),
+    };
+    let _ = writeln!(
+        out,
+        "simulation: {} games per column{shard}, {} agents, seed {}, at most {} decisions a game",
+        p.games, p.agent, p.seed, p.max_decisions
+    );
+    let _ = writeln!(out, "  run again: {}", sim.command);
+    let width = sim
+        .columns
+        .iter()
+        .map(|c| c.label.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(12)
+        + 2;
+    let mut row = |name: &str, cells: Vec<String>| {
+        let _ = write!(out, "  {name:<LABEL$}");
+        for c in cells {
+            let _ = write!(out, "{c:>width$}");
+        }
+        out.push('\n');
+    };
+    let each = |f: &dyn Fn(&Stats, usize) -> String| -> Vec<String> {
+        sim.stats
+            .iter()
+            .zip(&sim.columns)
+            .map(|(s, c)| f(s, c.players))
+            .collect()
+    };
+    row("", sim.columns.iter().map(|c| c.label.clone()).collect());
+    row("players", each(&|_, n| n.to_string()));
+    row("games", each(&|s, _| s.games.to_string()));
+    row("finished", each(&|s, _| s.finished.to_string()));
+    row(
+        "with errors",
+        each(&|s, _| match s.errors() {
+            0 => "none".into(),
+            n => n.to_string(),
+        }),
+    );
+    for (what, pick) in [
+        ("turns", (|s: &Stats| &s.turns) as fn(&Stats) -> &_),
+        ("decisions", |s: &Stats| &s.decisions),
+    ] {
+        row(
+            &format!("{what}: mean"),
+            each(&|s, _| format!("{:.1}", pick(s).mean())),
+        );
+        row(
+            "  median / p90 / max",
+            each(&|s, _| {
+                let h = pick(s);
+                format!("{} / {} / {}", h.quantile(0.5), h.quantile(0.9), h.max())
+            }),
+        );
+    }
+    row(
+        "branching (moves)",
+        each(&|s, _| format!("{:.2}", s.branching())),
+    );
+    row(
+        "forced decisions",
+        each(&|s, _| format!("{:.1}%", 100.0 * s.forced_share())),
+    );
+    row(
+        "ties",
+        each(&|s, _| format!("{:.1}%", 100.0 * s.tie_rate())),
+    );
+    row(
+        "lead changes / game",
+        each(&|s, _| format!("{:.2}", s.mean_lead_changes())),
+    );
+    let seats = sim.columns.iter().map(|c| c.players).max().unwrap_or(0);
+    for seat in 0..seats {
+        row(
+            &format!("win share P{seat} (95% CI)"),
+            each(&|s, n| {
+                if seat >= n {
+                    return "-".into();
+                }
+                let (share, half) = s.win_share(seat);
+                format!("{:.1}% ±{:.1}", 100.0 * share, 100.0 * half)
+            }),
+        );
+    }
+    row(
+        "first seat advantage",
+        each(&|s, n| {
+            if s.first_seat_advantage(n) {
+                "SIGNIFICANT".into()
+            } else {
+                "no".into()
+            }
+        }),
+    );
+    for n in &sim.notes {
+        let _ = writeln!(out, "  note: {n}");
+    }
+    out
+}

@@ -1,0 +1,321 @@
+//! From simulation stats to findings: each kind of incident at each place
+//! (over all columns) is one finding of its lint, pointing at the rule in
+//! question, with how many games it hit and, for the first such game, its
+//! seed and a command that opens it in the REPL at the step where it went
+//! wrong. Coverage becomes `never-fired` findings (`lints/never_fired.rs`).
+//!
+//! A reproduction replays the game (the same agents and seeds) to collect
+//! the moves, as `play N` lines (N counts from 1 in the REPL's `moves`),
+//! followed by `state`. Short ones are printed inline
+//! (`printf 'play 3\nstate\n' | grail play FILE --players 2 --seed S`);
+//! longer ones are written as a script under the reproduction folder and
+//! run with `--script`.
+
+use super::lints::never_fired::{self, Coverage, Gated};
+use super::lints::{
+    CARD_LOST, Context, DOES_NOT_END, INVARIANT_BROKEN, Lint, NEVER_FIRED, RULE_FAULT, SOFTLOCK,
+};
+use super::plan::{Column, Plan, shell_word};
+use super::playout::{Table, replay};
+use super::stats::{At, Incident, Incidents, Kind, Layout, Stats};
+use crate::diag::{Diagnostic, Span};
+use crate::engine::Game;
+use std::collections::BTreeMap;
+use std::fmt::Write;
+use std::path::Path;
+
+/// Reproductions with at most this many moves are printed inline.
+pub const INLINE_MOVES: usize = 30;
+
+/// The game behind a simulation finding, and how to see it again.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Evidence {
+    /// The column's label and seats.
+    pub column: String,
+    pub players: usize,
+    /// The game's number in the run and its engine seed.
+    pub game: u64,
+    pub seed: u64,
+    /// The moves to replay, as numbers in the REPL's move list (from 1).
+    pub moves: Vec<u32>,
+    /// Whether the last move is the one that failed.
+    pub failing_move: bool,
+    /// What happened in that game.
+    pub detail: String,
+    /// A shell command that opens the game at that step.
+    pub repro: String,
+    /// The script file the command reads, when one was written.
+    pub script: Option<String>,
+}
+
+/// One simulated file: what is needed to turn its stats into findings.
+pub struct Input<'a> {
+    pub cx: &'a Context<'a>,
+    pub game: &'a Game,
+    pub layout: &'a Layout,
+    pub plan: &'a Plan,
+    /// The rules file as named on the command line.
+    pub path: &'a str,
+    pub columns: &'a [Column],
+    pub stats: &'a [Stats],
+    /// Where long reproductions are written (inline only when `None`).
+    pub repro_dir: Option<&'a Path>,
+}
+
+pub type Found = (&'static Lint, Diagnostic, Option<Evidence>);
+
+/// Every simulation finding for one file, and notes on code that only
+/// the run's fixed options kept from running.
+pub fn findings(input: &Input) -> (Vec<Found>, Vec<String>) {
+    let (mut out, mut notes) = (Vec::new(), Vec::new());
+    let mut by_place: BTreeMap<(Kind, At), Vec<(usize, &Incidents)>> = BTreeMap::new();
+    for (c, s) in input.stats.iter().enumerate() {
+        for (key, list) in &s.incidents {
+            by_place.entry(*key).or_default().push((c, list));
+        }
+    }
+    for ((kind, at), hits) in by_place {
+        out.push(incident_finding(input, kind, at, &hits));
+    }
+    let games: u64 = input.stats.iter().map(|s| s.games).sum();
+    if games > 0 {
+        let (mut nodes, mut arms) = (vec![0; input.layout.nodes], vec![0; input.layout.arms]);
+        for s in input.stats {
+            for (a, b) in nodes.iter_mut().zip(&s.nodes) {
+                *a += b;
+            }
+            for (a, b) in arms.iter_mut().zip(&s.arms) {
+                *a += b;
+            }
+        }
+        let cols = input.columns.len();
+        let varied: Vec<bool> = (0..input.game.options().len())
+            .map(|o| {
+                let first = input.columns.first().map(|c| c.options[o]);
+                input.columns.iter().any(|c| Some(c.options[o]) != first)
+            })
+            .collect();
+        let cov = Coverage {
+            layout: input.layout,
+            nodes: &nodes,
+            arms: &arms,
+            games: if cols > 1 {
+                format!("{games} games ({cols} columns)")
+            } else {
+                format!("{games} games")
+            },
+            varied: &varied,
+        };
+        let (mut diags, mut gated) = (Vec::new(), Vec::new());
+        never_fired::run(input.cx, &cov, &mut diags, &mut gated);
+        for g in gated {
+            notes.push(gated_note(input, &g));
+        }
+        let run = input.plan.command(input.path, input.columns);
+        for d in diags {
+            let help = format!("{}\nthe run: `{run}`", NEVER_FIRED.help);
+            out.push((&NEVER_FIRED, d.help(help), None));
+        }
+    }
+    (out, notes)
+}
+
+/// `line 47 never ran: it depends on option `first`, -1 in every game`.
+fn gated_note(input: &Input, g: &Gated) -> String {
+    let opts = input.game.options();
+    let parts: Vec<String> = g
+        .options
+        .iter()
+        .filter_map(|&o| {
+            let info = opts.get(o as usize)?;
+            let v = input.columns.first()?.options.get(o as usize)?;
+            Some(format!("`{}` = {v}", info.name))
+        })
+        .collect();
+    let names: Vec<&str> = g
+        .options
+        .iter()
+        .filter_map(|&o| opts.get(o as usize).map(|i| i.name.as_str()))
+        .collect();
+    format!(
+        "line {} never ran, but it depends on {} in every game (check it with --vary {}=...)",
+        input.cx.source.line_of(g.span.start),
+        parts.join(" and "),
+        names.first().copied().unwrap_or("OPTION")
+    )
+}
+
+fn incident_finding(input: &Input, kind: Kind, at: At, hits: &[(usize, &Incidents)]) -> Found {
+    let g = input.game.graph();
+    let node_span = |p: u16, n: u32| {
+        g.phases
+            .get(p as usize)
+            .and_then(|ph| ph.spans.get(n as usize).copied())
+    };
+    let start = g.phases.first().map_or(Span::new(0, 0), |p| p.span);
+    let (lint, headline, span, label): (&'static Lint, String, Span, &str) = match (kind, at) {
+        (Kind::DoesNotEnd, At::Node(p, n)) => (
+            &DOES_NOT_END,
+            "the rules run on without any decision".into(),
+            node_span(p, n).unwrap_or(start),
+            "still running here when the engine gave up",
+        ),
+        (Kind::DoesNotEnd, _) => (
+            &DOES_NOT_END,
+            format!(
+                "games do not end within {} decisions",
+                input.plan.max_decisions
+            ),
+            start,
+            "games that start here did not end",
+        ),
+        (Kind::Softlock, _) => (
+            &SOFTLOCK,
+            "softlock: the player who must choose has no legal action".into(),
+            match at {
+                At::Node(p, n) => node_span(p, n).unwrap_or(start),
+                _ => start,
+            },
+            "stuck here: no option is possible and there is no `otherwise`",
+        ),
+        (Kind::InvariantBroken, _) => {
+            let i = match at {
+                At::Invariant(i) => i as usize,
+                _ => 0,
+            };
+            let text = g.tables.invariants.get(i).map_or("", |x| x.0.as_str());
+            (
+                &INVARIANT_BROKEN,
+                format!("invariant \"{text}\" is broken"),
+                invariant_span(input.cx, text).unwrap_or(start),
+                "this does not hold",
+            )
+        }
+        (Kind::CardLost, _) => (
+            &CARD_LOST,
+            "a card was lost or duplicated".into(),
+            input.cx.hir.usage.deck_spans.first().map_or(start, |d| d.1),
+            "the cards made here are not all in exactly one zone",
+        ),
+        (Kind::RuleFault, _) => (
+            &RULE_FAULT,
+            "rules fault".into(),
+            match at {
+                At::Node(p, n) => node_span(p, n).unwrap_or(start),
+                _ => start,
+            },
+            "this failed",
+        ),
+    };
+    let count: u64 = hits.iter().map(|(_, l)| l.count).sum();
+    let total: u64 = input.stats.iter().map(|s| s.games).sum();
+    let mut message = format!("{headline}, in {count} of {total} games");
+    if input.columns.len() > 1 {
+        let per: Vec<String> = hits
+            .iter()
+            .map(|(c, l)| format!("{}: {}", input.columns[*c].label, l.count))
+            .collect();
+        let _ = write!(message, " ({})", per.join(", "));
+    }
+    let (col, first) = hits
+        .iter()
+        .filter_map(|(c, l)| l.first.first().map(|i| (*c, i)))
+        .min_by_key(|(c, i)| (i.game, *c))
+        .expect("an incident list keeps its first incident");
+    let ev = reproduce(input, col, first);
+    let help = format!(
+        "{}\ngame {} (seed {}, {}): {}\nreproduce: {}",
+        lint.help, ev.game, ev.seed, ev.column, ev.detail, ev.repro
+    );
+    let d = lint.at(span, message, label).help(help);
+    (lint, d, Some(ev))
+}
+
+/// The span of `invariant "text"` in the rules file.
+fn invariant_span(cx: &Context, text: &str) -> Option<Span> {
+    let src = &cx.source.text;
+    let quoted = format!("\"{text}\"");
+    let mut from = 0;
+    while let Some(i) = src[from..].find("invariant") {
+        let at = from + i;
+        let rest = src[at + "invariant".len()..].trim_start();
+        if rest.starts_with(&quoted) {
+            let end = src.len() - rest.len() + quoted.len();
+            return Some(Span::new(at, end));
+        }
+        from = at + 1;
+    }
+    None
+}
+
+/// Replay the game of `inc` and say how to open it at that step.
+fn reproduce(input: &Input, col: usize, inc: &Incident) -> Evidence {
+    let column = &input.columns[col];
+    let table = Table {
+        game: input.game,
+        layout: input.layout,
+        players: column.players,
+        options: &column.options,
+        agent: input.plan.agent_kind(),
+        max_decisions: input.plan.max_decisions,
+    };
+    let mut picks = replay(&table, input.plan.seed, inc.game);
+    picks.truncate(inc.moves as usize);
+    let moves: Vec<u32> = picks.iter().map(|p| p + 1).collect();
+    let mut script = String::new();
+    for m in &moves {
+        let _ = writeln!(script, "play {m}");
+    }
+    script.push_str("state\n");
+    let mut cmd = format!(
+        "grail play {} --players {} --seed {}",
+        shell_word(input.path),
+        column.players,
+        inc.seed
+    );
+    for s in column.set_args(input.game) {
+        let _ = write!(cmd, " --set {}", shell_word(&s));
+    }
+    let mut written = None;
+    if moves.len() > INLINE_MOVES
+        && let Some(dir) = input.repro_dir
+    {
+        let file = dir.join(script_name(input.path, &column.label, inc.seed));
+        let ok = std::fs::create_dir_all(dir).is_ok() && std::fs::write(&file, &script).is_ok();
+        if ok {
+            written = Some(file.display().to_string());
+        }
+    }
+    let repro = match &written {
+        Some(f) => format!("{cmd} --script {}", shell_word(f)),
+        None => format!("printf '{}' | {cmd}", script.replace('\n', "\\n")),
+    };
+    Evidence {
+        column: column.label.clone(),
+        players: column.players,
+        game: inc.game,
+        seed: inc.seed,
+        moves,
+        failing_move: inc.failing_move,
+        detail: inc.message.clone(),
+        repro,
+        script: written,
+    }
+}
+
+/// `tamoul-4p-threshold=5-123.grail`: the file, the column and the seed.
+fn script_name(path: &str, column: &str, seed: u64) -> String {
+    let file = path.rsplit(['/', '\\']).next().unwrap_or(path);
+    let stem = file.split('.').next().unwrap_or(file);
+    let slug: String = column
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || "=_-".contains(c) {
+                c
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    format!("{stem}-{slug}-{seed}.grail")
+}
