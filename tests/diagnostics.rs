@@ -192,7 +192,12 @@ fn mutate(text: &str, muts: &[Mutation]) -> String {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 300, failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig {
+        // PROPTEST_CASES=5000 for a longer hunt.
+        cases: std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(300),
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
 
     #[test]
     fn mutated_rules_never_panic(muts in prop::collection::vec(mutation(), 1..4)) {

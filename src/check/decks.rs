@@ -33,16 +33,22 @@ impl Checker {
             }
         }
         if let Some((t, span)) = &k.display {
-            for part in template_fields(t) {
+            for (part, from, to) in template_fields(t) {
                 if !k.attrs.iter().any(|(n, _)| n.text == part) {
+                    // Point at the `{part}` itself (the span includes the quotes).
+                    let at = if span.len() == t.len() + 2 {
+                        Span::new(span.start as usize + 1 + from, span.start as usize + 1 + to)
+                    } else {
+                        *span
+                    };
+                    let known: Vec<&str> = k.attrs.iter().map(|(n, _)| n.text.as_str()).collect();
+                    let help = crate::diag::did_you_mean(&part, known.iter().copied())
+                        .map(|s| format!("did you mean `{s}`?"))
+                        .unwrap_or_else(|| format!("the attributes of `{}` are: {}", k.name.text, known.join(", ")));
                     self.error(
                         Diagnostic::error("E0101", format!("the card name uses unknown attribute `{part}`"))
-                            .label(*span, "in this name template")
-                            .help(format!(
-                                "the attributes of `{}` are: {}",
-                                k.name.text,
-                                k.attrs.iter().map(|(n, _)| n.text.as_str()).collect::<Vec<_>>().join(", ")
-                            )),
+                            .label(at, format!("`{}` has no attribute `{part}`", k.name.text))
+                            .help(help),
                     );
                 }
             }
@@ -251,14 +257,17 @@ fn field_span(v: &FieldValue) -> Span {
     }
 }
 
-/// The `{field}` names in a name template.
-fn template_fields(t: &str) -> Vec<String> {
+/// The `{field}` names in a name template, with the byte range of each
+/// `{field}` in the template.
+fn template_fields(t: &str) -> Vec<(String, usize, usize)> {
     let mut out = Vec::new();
-    let mut rest = t;
-    while let Some(open) = rest.find('{') {
-        let Some(close) = rest[open..].find('}') else { break };
-        out.push(rest[open + 1..open + close].trim().to_string());
-        rest = &rest[open + close + 1..];
+    let mut at = 0;
+    while let Some(open) = t[at..].find('{') {
+        let open = at + open;
+        let Some(close) = t[open..].find('}') else { break };
+        let close = open + close;
+        out.push((t[open + 1..close].trim().to_string(), open, close + 1));
+        at = close + 1;
     }
     out
 }

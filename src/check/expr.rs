@@ -374,12 +374,17 @@ impl Checker {
                 return (Expr::Int(0), Ty::Error);
             }
             let names: Vec<&str> = Builtin::ALL.iter().map(|(n, _)| *n).collect();
-            let help = crate::diag::did_you_mean(&name.text, names.iter().copied())
+            let user: Vec<&str> = self.funcs.iter().map(|f| f.0.name.text.as_str()).collect();
+            let help = crate::diag::did_you_mean(&name.text, names.iter().chain(&user).copied())
                 .map(|s| format!("did you mean `{s}`?"))
                 .unwrap_or_else(|| format!("the built-in functions are: {}", names.join(", ")));
+            if self.dups.contains(&name.text) {
+                // Defined twice: already reported.
+                return (Expr::Int(0), Ty::Error);
+            }
             self.error(
                 Diagnostic::error("E0101", format!("unknown function `{}`", name.text))
-                    .label(name.span, "not a built-in function")
+                    .label(name.span, "no function has this name")
                     .help(help),
             );
             return (Expr::Int(0), Ty::Error);

@@ -474,10 +474,21 @@ impl Checker {
     }
 
     fn check_winners(&mut self, file: &ast::File) {
-        let mut found = false;
+        let mut found: Option<Span> = None;
         for item in &file.items {
             if let Item::Winners(w) = item {
-                found = true;
+                // Label the keyword: the declaration's span runs on past its line.
+                let word = Span::new(w.span.start as usize, w.span.start as usize + "winners".len());
+                if let Some(first) = found {
+                    self.error(
+                        Diagnostic::error("E0102", "`winners` is declared twice")
+                            .label(word, "declared again here")
+                            .label(first, "first declared here")
+                            .help("a game has one `winners` rule: keep one of them"),
+                    );
+                    continue;
+                }
+                found = Some(word);
                 let mut scope = expr::Scope::default();
                 scope.push("p", Ty::Player);
                 let key = self.expect(&w.key, Ty::Int, &mut scope, "the winners' score");
@@ -485,7 +496,7 @@ impl Checker {
                 self.tables.winners_key = Some(key);
             }
         }
-        if !found {
+        if found.is_none() {
             self.error(
                 Diagnostic::error("E0109", "no `winners` rule")
                     .label(Span::new(0, 0), "the game never says who wins")
