@@ -28,6 +28,7 @@ const ITEM_WORDS: &[&str] = &[
     "fn",
     "invariant",
     "board",
+    "pattern",
     "phase",
     "turn",
     "reaction",
@@ -44,6 +45,20 @@ const FORMS: &[(&str, &str)] = &[
         "`option NAME = DEFAULT in MIN..MAX \"what it changes\"`",
     ),
     ("enum", "`enum NAME { first, second, third }`"),
+    ("table", "`table NAME: ENUM -> int { first: 1, second: 2 }`"),
+    ("fn", "`fn NAME(x: TYPE) -> TYPE = EXPRESSION`"),
+    (
+        "invariant",
+        "`invariant \"what must always hold\": CONDITION`",
+    ),
+    (
+        "board",
+        "`board NAME { grid 8 x 8 }`, with `remove`, `merge` or `region NAME =` and cells such as `a1..a8`",
+    ),
+    (
+        "pattern",
+        "`pattern NAME: step (0, 1) (1, 0)`, the modes being `step`, `slide` and `leap`",
+    ),
     (
         "card",
         "`card NAME { attribute: TYPE  name \"{attribute}\" }`",
@@ -102,6 +117,10 @@ const FORMS: &[(&str, &str)] = &[
     ("reveal", "`reveal CARD`"),
     ("end", "`end game`"),
     ("leave", "`leave PHASE`"),
+    ("return", "`return`, alone: it leaves the current phase"),
+    ("break", "`break`, alone: it leaves the innermost loop"),
+    ("checkpoint", "`checkpoint`, alone"),
+    ("rollback", "`rollback`, alone"),
     (
         "otherwise",
         "`otherwise { ... }`, the last thing in a `choose`",
@@ -770,4 +789,72 @@ fn code_end(chunk: &str) -> usize {
         offset += line.len();
     }
     end
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{FORMS, ITEM_WORDS, STMT_WORDS};
+
+    const GRAMMAR: &str = include_str!("../../grammar/rules.pest");
+
+    /// The first literal word of each alternative of a `name = _{ a | b }` rule.
+    fn first_words(rule: &str) -> Vec<(String, Option<String>)> {
+        let body = GRAMMAR
+            .split(&format!("\n{rule} = _{{"))
+            .nth(1)
+            .and_then(|r| r.split('}').next())
+            .expect("rule in the grammar");
+        body.split('|')
+            .map(str::trim)
+            .map(|alt| {
+                let def = GRAMMAR
+                    .lines()
+                    .find(|l| l.starts_with(alt) && l[alt.len()..].trim_start().starts_with('='))
+                    .expect("alternative defined");
+                let rhs = def.split_once('=').map_or("", |x| x.1).trim_start();
+                let rhs = rhs.trim_start_matches(['{', ' ', '@', '$', '_']);
+                let word = rhs
+                    .strip_prefix('"')
+                    .and_then(|r| r.split('"').next())
+                    .map(str::to_string);
+                (alt.to_string(), word)
+            })
+            .collect()
+    }
+
+    /// Recovery cuts files at declaration keywords: it must know them all.
+    #[test]
+    fn item_words_follow_the_grammar() {
+        for (rule, word) in first_words("item") {
+            let word = word.unwrap_or_else(|| panic!("`{rule}` does not start with a keyword"));
+            assert!(
+                ITEM_WORDS.contains(&word.as_str()),
+                "add `{word}` ({rule}) to ITEM_WORDS"
+            );
+        }
+    }
+
+    /// "expected a statement" groups the statement keywords: keep them listed.
+    #[test]
+    fn stmt_words_follow_the_grammar() {
+        for (rule, word) in first_words("stmt") {
+            if let Some(word) = word {
+                assert!(
+                    STMT_WORDS.contains(&word.as_str()),
+                    "add `{word}` ({rule}) to STMT_WORDS"
+                );
+            }
+        }
+    }
+
+    /// Every declaration and statement keyword has its form for help lines.
+    #[test]
+    fn every_keyword_has_a_form() {
+        for w in ITEM_WORDS.iter().chain(STMT_WORDS) {
+            assert!(
+                FORMS.iter().any(|(f, _)| f == w),
+                "add the form of `{w}` to FORMS"
+            );
+        }
+    }
 }
