@@ -26,6 +26,24 @@ enum Cmd {
     },
     /// Check rules files and print every diagnostic.
     Check { files: Vec<PathBuf> },
+    /// Count the move paths of a given depth (perft), to test move generation.
+    Perft {
+        file: PathBuf,
+        #[arg(long, default_value_t = 3)]
+        depth: u32,
+        /// A setup script of `arrange` and `put` lines applied to the start.
+        #[arg(long)]
+        setup: Option<PathBuf>,
+        #[arg(long = "set", value_name = "OPT=VALUE")]
+        set: Vec<String>,
+        #[arg(long, default_value_t = 2)]
+        players: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Print the count under each first decision.
+        #[arg(long)]
+        divide: bool,
+    },
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -53,6 +71,15 @@ fn main() -> ExitCode {
                 1
             }
         },
+        Cmd::Perft {
+            file,
+            depth,
+            setup,
+            set,
+            players,
+            seed,
+            divide,
+        } => perft(&file, depth, setup.as_deref(), &set, players, seed, divide),
         Cmd::Check { files } => {
             let mut code = 0;
             for f in files {
@@ -68,4 +95,67 @@ fn main() -> ExitCode {
         }
     };
     ExitCode::from(code)
+}
+
+fn perft(
+    file: &std::path::Path,
+    depth: u32,
+    setup: Option<&std::path::Path>,
+    set: &[String],
+    players: usize,
+    seed: u64,
+    divide: bool,
+) -> u8 {
+    let game = match grail::Game::load(file) {
+        Ok(g) => g,
+        Err(d) => {
+            eprint!("{}", d.render_auto());
+            return 1;
+        }
+    };
+    let mut opts = game.default_options();
+    for s in set {
+        let Some((k, v)) = s.split_once('=') else {
+            eprintln!("error: --set takes NAME=VALUE, not `{s}`");
+            return 2;
+        };
+        if let Err(e) = game.set_option(&mut opts, k, v) {
+            eprintln!("error: {e}");
+            return 2;
+        }
+    }
+    let mut state = match grail::State::new(&game, players, seed, &opts) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 1;
+        }
+    };
+    if let Some(path) = setup {
+        let text = match std::fs::read_to_string(path) {
+            Ok(t) => t,
+            Err(e) => {
+                eprintln!("error: cannot read {}: {e}", path.display());
+                return 1;
+            }
+        };
+        if let Err(e) = state.apply_setup(&game, &text) {
+            eprintln!("error: {}: {e}", path.display());
+            return 1;
+        }
+    }
+    let started = std::time::Instant::now();
+    let nodes = if divide {
+        let parts = grail::engine::perft::divide(&game, &state, depth);
+        for (label, n) in &parts {
+            println!("{label}: {n}");
+        }
+        parts.iter().map(|p| p.1).sum()
+    } else {
+        grail::engine::perft::perft(&game, &state, depth)
+    };
+    let secs = started.elapsed().as_secs_f64();
+    println!("perft({depth}) = {nodes}");
+    println!("{:.2} s, {:.0} nodes/s", secs, nodes as f64 / secs.max(1e-9));
+    0
 }

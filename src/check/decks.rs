@@ -252,7 +252,7 @@ impl Checker {
 
 fn field_span(v: &FieldValue) -> Span {
     match v {
-        FieldValue::Int(_, s) | FieldValue::Range(_, _, s) | FieldValue::List(_, s) => *s,
+        FieldValue::Int(_, s) | FieldValue::Range(_, _, s) | FieldValue::List(_, s) | FieldValue::Str(_, s) => *s,
         FieldValue::Name(n) => n.span,
     }
 }

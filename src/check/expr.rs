@@ -51,6 +51,8 @@ pub(crate) fn ty_name(c: &Checker, t: Ty) -> String {
         Ty::Cards => "cards of every player".into(),
         Ty::Players => "players".into(),
         Ty::Range => "range".into(),
+        Ty::Cells => "cells".into(),
+        Ty::Pattern => "pattern".into(),
         Ty::Enum(e) => c.tables.enums[e as usize].name.clone(),
         Ty::EnumSet(e) => format!("all of {}", c.tables.enums[e as usize].name),
         Ty::Nothing => "none".into(),
@@ -129,8 +131,9 @@ impl Checker {
                 let ast::ExprKind::Name(n) = &base.kind else { unreachable!("checked") };
                 let Some((Sym::Table(t), _)) = self.names.get(n).copied() else { unreachable!("checked") };
                 let key = Ty::Enum(self.tables.tables[t as usize].key);
+                let ty = self.tables.tables[t as usize].ty;
                 let k = self.expect(idx, key, scope, "the key of a table");
-                (Expr::Table(t, Box::new(k)), Ty::Int)
+                (Expr::Table(t, Box::new(k)), ty)
             }
             ExprKind::Index(base, idx) => {
                 let b = self.expect(base, Ty::Zone, scope, "the thing indexed");
@@ -147,6 +150,21 @@ impl Checker {
                 (Expr::Neg(Box::new(x)), Ty::Int)
             }
             ExprKind::Binary(op, l, r) => self.binary(*op, l, r, scope),
+            ExprKind::Cond(c, a, b) => {
+                let c = self.expect(c, Ty::Bool, scope, "the condition of `if ... then ... else`");
+                let (a, at) = self.expr(a, scope);
+                let (bx, bt) = self.expr(b, scope);
+                if !at.fits(bt) {
+                    let (x, y) = (ty_name(self, at), ty_name(self, bt));
+                    self.error(
+                        Diagnostic::error("E0103", "type mismatch")
+                            .label(e.span, format!("one branch is a {x}, the other a {y}"))
+                            .help("both branches of `if ... then ... else` must have the same type"),
+                    );
+                }
+                let ty = if at == Ty::Nothing { bt } else { at };
+                (Expr::Cond(Box::new(c), Box::new(a), Box::new(bx)), ty)
+            }
             ExprKind::Aggregate {
                 kind,
                 body,
@@ -196,7 +214,8 @@ impl Checker {
             }
             Some(Sym::Zone(z)) => {
                 self.usage.zones_used[z as usize] = true;
-                return if self.tables.zones[z as usize].per_player {
+                let info = &self.tables.zones[z as usize];
+                return if info.per_player || info.board.is_some() {
                     (Expr::ZoneAll(z), Ty::Cards)
                 } else {
                     (Expr::Zone(z, None), Ty::Zone)
@@ -206,6 +225,8 @@ impl Checker {
                 self.usage.enums_used[e as usize] = true;
                 return (Expr::EnumAll(e), Ty::EnumSet(e));
             }
+            Some(Sym::Region(b, r)) => return (Expr::Region(b, r), Ty::Cells),
+            Some(Sym::Pattern(p)) => return (Expr::Int(p as i32), Ty::Pattern),
             Some(other) => {
                 self.error(
                     Diagnostic::error("E0103", format!("`{n}` is a {}, not a value", other.what()))
@@ -341,10 +362,17 @@ impl Checker {
             );
             return (Expr::Int(0), Ty::Error);
         }
+        // Each argument is evaluated once, into a slot of the caller's frame
+        // that the body reads as its parameter.
         let mut aliases = Vec::new();
+        let mut binds = Vec::new();
         for (((pn, _), t), a) in decl.params.iter().zip(&params).zip(args) {
             let x = self.expect(a, *t, scope, &format!("this argument of `{}`", name.text));
-            aliases.push((pn.text.clone(), x, *t));
+            let slot = scope.next_slot;
+            scope.next_slot += 1;
+            scope.slot_names.push(format!("{}.{}", name.text, pn.text));
+            binds.push((slot, x));
+            aliases.push((pn.text.clone(), Expr::Local(slot), *t));
         }
         // The body sees only its parameters (and top-level names), but its
         // aggregates take slots from the caller's frame.
@@ -357,7 +385,7 @@ impl Checker {
         scope.names = saved_names;
         scope.aliases = saved_aliases;
         scope.marks = saved_marks;
-        (body, ret)
+        (Expr::Bind(binds, Box::new(body)), ret)
     }
 
     fn call(&mut self, name: &ast::Name, args: &[ast::Expr], span: Span, scope: &mut Scope) -> (Expr, Ty) {
@@ -449,6 +477,7 @@ impl Checker {
                     (_, Ty::Error) | (Ty::Error, _) => true,
                     (Ty::Int, Ty::Range) => true,
                     (Ty::Card, Ty::Zone | Ty::Cards) => true,
+                    (Ty::Zone, Ty::Cells) => true,
                     (Ty::Player, Ty::Players) => true,
                     (Ty::Enum(a), Ty::EnumSet(b)) => a == b,
                     _ => false,
@@ -518,6 +547,7 @@ impl Checker {
         scope.close();
         let ty = match kind {
             AggKind::Any | AggKind::All => Ty::Bool,
+            AggKind::First => el,
             _ => Ty::Int,
         };
         (
@@ -559,5 +589,13 @@ fn builtin_usage(b: Builtin) -> &'static str {
         Builtin::Order => "write `order(PLAYER)`: every player in seating order, from that one",
         Builtin::Knows => "write `knows(PLAYER, CARD)`: whether the player knows the card",
         Builtin::InZone => "write `in_zone(CARD, ZONE)`: whether the card is in that zone",
+        Builtin::ZoneOf => "write `zone_of(CARD)`: the zone or board cell holding the card",
+        Builtin::Cell => "write `cell(X, Y)`: the board cell at column X and row Y (from 0), or none",
+        Builtin::XOf => "write `x_of(CELL)`: the cell's column, from 0",
+        Builtin::YOf => "write `y_of(CELL)`: the cell's row, from 0",
+        Builtin::Shift => "write `shift(CELL, DX, DY)`: the cell one step away, or none",
+        Builtin::Ray => "write `ray(CELL, DX, DY, STEPS)`: the cells along a line, up to the first occupied one",
+        Builtin::Would => "write `would(CARD, CELL, CONDITION)`: the condition as if the card had moved there",
+        Builtin::Moves => "write `moves(CELL, PATTERN, FACING, STEPS)`: the cells a movement pattern reaches",
     }
 }

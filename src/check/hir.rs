@@ -21,10 +21,14 @@ pub enum Ty {
     Players,
     /// An integer range, as a collection.
     Range,
+    /// Board cells (zones), as a collection: a ray or a region.
+    Cells,
     /// A value of an enumeration.
     Enum(u16),
     /// Every value of an enumeration, as a collection.
     EnumSet(u16),
+    /// A movement pattern (an index into `Tables::patterns`).
+    Pattern,
     /// The literal `none`: fits a player or a card.
     Nothing,
     /// Already reported as an error: fits anything.
@@ -38,6 +42,7 @@ impl Ty {
             Ty::Zone | Ty::Cards => Ty::Card,
             Ty::Players => Ty::Player,
             Ty::Range => Ty::Int,
+            Ty::Cells => Ty::Zone,
             Ty::EnumSet(e) => Ty::Enum(e),
             Ty::Error => Ty::Error,
             _ => return None,
@@ -47,8 +52,8 @@ impl Ty {
         self == want
             || self == Ty::Error
             || want == Ty::Error
-            || (self == Ty::Nothing && matches!(want, Ty::Player | Ty::Card))
-            || (want == Ty::Nothing && matches!(self, Ty::Player | Ty::Card))
+            || (self == Ty::Nothing && matches!(want, Ty::Player | Ty::Card | Ty::Zone))
+            || (want == Ty::Nothing && matches!(self, Ty::Player | Ty::Card | Ty::Zone))
     }
 }
 
@@ -79,6 +84,26 @@ pub enum Builtin {
     Knows,
     /// `in_zone(c, zone)`: whether card c is in that zone instance.
     InZone,
+    /// `zone_of(c)`: the zone instance (or board cell) holding a card.
+    ZoneOf,
+    /// `cell(x, y)`: the cell of the (first) board at those coordinates, or none.
+    Cell,
+    /// `x_of(z)`, `y_of(z)`: a cell's coordinates (-1 for other zones).
+    XOf,
+    YOf,
+    /// `shift(z, dx, dy)`: the cell one step away, or none off the board; a
+    /// merged group counts as one cell and is passed through along the line.
+    Shift,
+    /// `ray(z, dx, dy, n)`: up to n cells stepping from z, ending at the first
+    /// occupied cell (included) or the edge. A collection of cells.
+    Ray,
+    /// `would(c, z, cond)`: cond evaluated as if card c were moved to z, whatever
+    /// was in z being taken off.
+    Would,
+    /// `moves(z, pattern, facing, n)`: the cells a pattern reaches from z, its
+    /// vectors turned a quarter clockwise `facing` times; slides go up to n
+    /// cells and stop at the first occupied one (included).
+    Moves,
 }
 
 impl Builtin {
@@ -95,6 +120,14 @@ impl Builtin {
         ("order", Builtin::Order),
         ("knows", Builtin::Knows),
         ("in_zone", Builtin::InZone),
+        ("zone_of", Builtin::ZoneOf),
+        ("cell", Builtin::Cell),
+        ("x_of", Builtin::XOf),
+        ("y_of", Builtin::YOf),
+        ("shift", Builtin::Shift),
+        ("ray", Builtin::Ray),
+        ("would", Builtin::Would),
+        ("moves", Builtin::Moves),
     ];
 
     /// Parameter types and result type.
@@ -111,6 +144,13 @@ impl Builtin {
             Builtin::Order => (&[Player], Players),
             Builtin::Knows => (&[Player, Card], Bool),
             Builtin::InZone => (&[Card, Zone], Bool),
+            Builtin::ZoneOf => (&[Card], Zone),
+            Builtin::Cell => (&[Int, Int], Zone),
+            Builtin::XOf | Builtin::YOf => (&[Zone], Int),
+            Builtin::Shift => (&[Zone, Int, Int], Zone),
+            Builtin::Ray => (&[Zone, Int, Int, Int], Cells),
+            Builtin::Would => (&[Card, Zone, Bool], Bool),
+            Builtin::Moves => (&[Zone, Pattern, Int, Int], Cells),
         }
     }
 }
@@ -133,8 +173,10 @@ pub enum Expr {
     Attr(u16, Box<Expr>),
     /// A shared zone, or a per-player zone of the given player.
     Zone(u16, Option<Box<Expr>>),
-    /// The cards of every instance of a per-player zone.
+    /// The cards of every instance of a per-player zone (or every cell of a board).
     ZoneAll(u16),
+    /// A board region (board, region), as a collection of cells.
+    Region(u16, u16),
     Players,
     EnumAll(u16),
     PlayerCount,
@@ -147,6 +189,8 @@ pub enum Expr {
     Not(Box<Expr>),
     Neg(Box<Expr>),
     Cond(Box<Expr>, Box<Expr>, Box<Expr>),
+    /// Evaluate each value into its local slot, then the body (a user function's expansion).
+    Bind(Vec<(u16, Expr)>, Box<Expr>),
     Bin(BinOp, Box<Expr>, Box<Expr>),
     Call(Builtin, Vec<Expr>),
     Agg {
@@ -288,6 +332,8 @@ pub struct CardInfo {
 pub struct ZoneInfo {
     pub name: String,
     pub per_player: bool,
+    /// For a board: its index in `Tables::boards`; the zone has one instance per cell.
+    pub board: Option<u16>,
     pub shape: Shape,
     pub visibility: Visibility,
 }
@@ -305,8 +351,33 @@ pub struct VarInfo {
 pub struct TableInfo {
     pub name: String,
     pub key: u16,
+    /// The type of the values: int or pattern.
+    pub ty: Ty,
     /// One value per value of the key enum.
     pub values: Vec<i32>,
+}
+
+/// A movement pattern: (mode, dx, dy) with mode 0 step, 1 slide, 2 leap.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct PatternInfo {
+    pub name: String,
+    pub moves: Vec<(u8, i8, i8)>,
+}
+
+/// A board: a grid with removed and merged cells, and named regions.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct BoardInfo {
+    pub name: String,
+    pub zone: u16,
+    pub width: u8,
+    pub height: u8,
+    /// For each (x, y), `y * width + x`: the cell index, or -1 if removed.
+    pub grid: Vec<i16>,
+    /// For each cell: its first coordinates and its name (`e2`).
+    pub cells: Vec<(i8, i8)>,
+    pub cell_names: Vec<String>,
+    /// Regions: name and, for each cell, whether it belongs.
+    pub regions: Vec<(String, Vec<bool>)>,
 }
 
 /// Everything the game declares, by index.
@@ -328,6 +399,8 @@ pub struct Tables {
     pub zones: Vec<ZoneInfo>,
     pub vars: Vec<VarInfo>,
     pub tables: Vec<TableInfo>,
+    pub boards: Vec<BoardInfo>,
+    pub patterns: Vec<PatternInfo>,
     /// Declared invariants: description and condition (no locals but aggregates').
     pub invariants: Vec<(String, Expr)>,
     /// The winners rule: highest (true) or lowest of the key, with the key's

@@ -6,6 +6,7 @@
 //! variables); `expr.rs` resolves expressions; `stmt.rs` statements and the
 //! whole-program checks (reachability, end condition).
 
+mod board;
 mod decks;
 mod expr;
 pub mod hir;
@@ -27,6 +28,9 @@ pub(crate) enum Sym {
     Var(u16),
     Table(u16),
     Func(u16),
+    /// A board region: (board, region).
+    Region(u16, u16),
+    Pattern(u16),
     Proc(u16),
 }
 
@@ -41,6 +45,8 @@ impl Sym {
             Sym::Var(_) => "variable",
             Sym::Table(_) => "table",
             Sym::Func(_) => "function",
+            Sym::Region(..) => "region",
+            Sym::Pattern(_) => "pattern",
             Sym::Proc(_) => "phase",
         }
     }
@@ -132,6 +138,7 @@ impl Checker {
             "player" => return Ty::Player,
             "card" => return Ty::Card,
             "zone" => return Ty::Zone,
+            "pattern" => return Ty::Pattern,
             _ => {}
         }
         if let Some((Sym::Enum(e), _)) = self.names.get(&name.text) {
@@ -263,11 +270,27 @@ impl Checker {
                         self.tables.zones.push(ZoneInfo {
                             name: z.name.text.clone(),
                             per_player: z.per_player,
+                            board: None,
                             shape: z.shape,
                             visibility: z.visibility,
                         });
                         self.usage.zones_used.push(false);
                         self.usage.zone_spans.push(z.name.span);
+                    }
+                }
+                Item::Board(b) => self.declare_board(b),
+                Item::Pattern(p) => {
+                    let id = self.tables.patterns.len() as u16;
+                    if self.define(&p.name, Sym::Pattern(id)) {
+                        let moves = p
+                            .moves
+                            .iter()
+                            .map(|(m, x, y)| (*m, (*x).clamp(-64, 64) as i8, (*y).clamp(-64, 64) as i8))
+                            .collect();
+                        self.tables.patterns.push(PatternInfo {
+                            name: p.name.text.clone(),
+                            moves,
+                        });
                     }
                 }
                 Item::Phase(p) => {
@@ -393,10 +416,10 @@ impl Checker {
         }
         let key = self.ty(&t.key);
         let value = self.ty(&t.value);
-        if value != Ty::Int && value != Ty::Error {
+        if value != Ty::Int && value != Ty::Pattern && value != Ty::Error {
             self.error(
-                Diagnostic::error("E0103", "tables map to whole numbers")
-                    .label(t.value.span, "write `int` here")
+                Diagnostic::error("E0103", "tables map to whole numbers or patterns")
+                    .label(t.value.span, "write `int` or `pattern` here")
                     .help("a table gives a number for each value of an enum: `table size: Object -> int { ring: 2 }`"),
             );
         }
@@ -408,7 +431,12 @@ impl Checker {
                         .help("declare `enum Name { ... }` and use it as the key type"),
                 );
             }
-            self.tables.tables.push(TableInfo { name: t.name.text.clone(), key: 0, values: Vec::new() });
+            self.tables.tables.push(TableInfo {
+                name: t.name.text.clone(),
+                key: 0,
+                ty: value,
+                values: Vec::new(),
+            });
             return;
         };
         let names = self.tables.enums[e as usize].values.clone();
@@ -420,7 +448,7 @@ impl Checker {
                         .label(k.span, "repeated here")
                         .help("give each key one value"),
                 ),
-                Some(i) => values[i] = Some(*v as i32),
+                Some(i) => values[i] = self.table_value(v, value),
                 None => self.unknown(&k.text, k.span, &format!("value of `{}`", t.key.text), &[]),
             }
         }
@@ -440,8 +468,35 @@ impl Checker {
         self.tables.tables.push(TableInfo {
             name: t.name.text.clone(),
             key: e,
+            ty: value,
             values: values.into_iter().map(|v| v.unwrap_or(0)).collect(),
         });
+    }
+
+    fn table_value(&mut self, v: &ast::TableValue, ty: Ty) -> Option<i32> {
+        match (v, ty) {
+            (ast::TableValue::Int(i), Ty::Int) => Some(*i as i32),
+            (ast::TableValue::Name(n), Ty::Pattern) => match self.names.get(&n.text) {
+                Some((Sym::Pattern(p), _)) => Some(*p as i32),
+                _ => {
+                    self.unknown(&n.text, n.span, "pattern", &[]);
+                    Some(0)
+                }
+            },
+            (_, Ty::Error) => Some(0),
+            _ => {
+                let span = match v {
+                    ast::TableValue::Name(n) => n.span,
+                    ast::TableValue::Int(_) => Span::default(),
+                };
+                self.error(
+                    Diagnostic::error("E0103", "type mismatch in a table")
+                        .label(span, "this value does not fit the table's type")
+                        .help("an `int` table takes numbers, a `pattern` table takes pattern names"),
+                );
+                Some(0)
+            }
+        }
     }
 
     fn check_vars(&mut self, file: &ast::File) {

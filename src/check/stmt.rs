@@ -187,6 +187,8 @@ impl Checker {
                 }
             },
             S::Return => StmtKind::Return,
+            S::Checkpoint => StmtKind::Checkpoint,
+            S::Rollback => StmtKind::Rollback,
             S::Break => {
                 if ctx.loops == 0 {
                     self.error(

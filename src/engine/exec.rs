@@ -147,7 +147,7 @@ impl State {
                 self.scratch.push(len as i32);
                 self.scratch.push(0);
                 for i in 0..len {
-                    let v = coll.get(&self.core, i);
+                    let v = coll.get(g, &self.core, i);
                     self.scratch.push(v);
                 }
                 self.locals[fr.base as usize + *iter as usize] = base as i32;
@@ -346,7 +346,7 @@ impl State {
                 Some(b) => {
                     let coll: Coll = ev.coll(&b.coll)?;
                     for k in 0..coll.len(g, &self.core) {
-                        let v = coll.get(&self.core, k);
+                        let v = coll.get(g, &self.core, k);
                         ev.locals[b.slot as usize] = v;
                         if let Some(flt) = &b.filter
                             && ev.eval(flt)? == 0

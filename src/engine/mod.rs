@@ -8,6 +8,7 @@
 
 mod eval;
 mod exec;
+pub mod perft;
 mod state;
 mod view;
 

@@ -20,6 +20,8 @@ pub struct Core {
     pub opts: Vec<i32>,
     /// First instance of each declared zone (per-player zones have `n`).
     pub zone_base: Vec<u16>,
+    /// Instances of each declared zone (1, the players, or a board's cells).
+    pub zone_count: Vec<u16>,
     /// For each instance: its declared zone and owner (-1 if shared).
     pub inst_zone: Vec<u16>,
     pub inst_owner: Vec<i8>,
@@ -34,6 +36,24 @@ pub struct Core {
 }
 
 impl Core {
+    /// Become a copy of `other`, reusing this table's buffers.
+    pub fn copy_from(&mut self, other: &Core) {
+        self.n = other.n;
+        self.counterclockwise = other.counterclockwise;
+        self.opts.clone_from(&other.opts);
+        self.zone_base.clone_from(&other.zone_base);
+        self.zone_count.clone_from(&other.zone_count);
+        self.inst_zone.clone_from(&other.inst_zone);
+        self.inst_owner.clone_from(&other.inst_owner);
+        self.zones.clone_from(&other.zones);
+        self.card_zone.clone_from(&other.card_zone);
+        self.known.clone_from(&other.known);
+        self.var_base.clone_from(&other.var_base);
+        self.vars.clone_from(&other.vars);
+        self.actor = other.actor;
+        self.current = other.current;
+    }
+
     /// The player `k` seats after `p` in playing order.
     pub fn step(&self, p: i32, k: i32) -> i32 {
         let n = self.n as i32;
@@ -197,14 +217,24 @@ impl State {
         let mut zone_base = Vec::new();
         let mut inst_zone = Vec::new();
         let mut inst_owner = Vec::new();
+        let mut zone_count = Vec::new();
         for (zi, z) in t.zones.iter().enumerate() {
             zone_base.push(inst_zone.len() as u16);
-            if z.per_player {
+            if let Some(b) = z.board {
+                let cells = t.boards[b as usize].cells.len();
+                zone_count.push(cells as u16);
+                for _ in 0..cells {
+                    inst_zone.push(zi as u16);
+                    inst_owner.push(-1);
+                }
+            } else if z.per_player {
+                zone_count.push(n as u16);
                 for p in 0..n {
                     inst_zone.push(zi as u16);
                     inst_owner.push(p as i8);
                 }
             } else {
+                zone_count.push(1);
                 inst_zone.push(zi as u16);
                 inst_owner.push(-1);
             }
@@ -233,6 +263,7 @@ impl State {
             counterclockwise: t.counterclockwise,
             opts: opts.to_vec(),
             zone_base,
+            zone_count,
             inst_zone,
             inst_owner,
             zones,

@@ -55,7 +55,12 @@ impl State {
     /// `draw`, or `P2.slots` for a per-player zone.
     pub fn zone_name(&self, game: &Game, inst: usize) -> String {
         let t = &game.graph().tables;
-        let z = &t.zones[self.core.inst_zone[inst] as usize];
+        let zi = self.core.inst_zone[inst] as usize;
+        let z = &t.zones[zi];
+        if let Some(b) = z.board {
+            let cell = inst - self.core.zone_base[zi] as usize;
+            return format!("{}.{}", z.name, t.boards[b as usize].cell_names[cell]);
+        }
         match self.core.inst_owner[inst] {
             o if o >= 0 => format!("P{o}.{}", z.name),
             _ => z.name.clone(),
@@ -131,6 +136,33 @@ impl State {
         }
         for (zi, z) in t.zones.iter().enumerate() {
             let base = self.core.zone_base[zi] as usize;
+            if let Some(b) = z.board {
+                // a board: its occupied cells, top row first
+                let board = &t.boards[b as usize];
+                let mut cells: Vec<usize> = (0..board.cells.len())
+                    .filter(|k| !self.core.zones[base + k].is_empty())
+                    .collect();
+                cells.sort_by_key(|k| (-(board.cells[*k].1 as i32), board.cells[*k].0));
+                let _ = writeln!(out, "  {:<14} [{:>2}]", z.name, cells.len());
+                let mut row = None;
+                let mut line = String::new();
+                for k in cells {
+                    if row != Some(board.cells[k].1) && !line.is_empty() {
+                        let _ = writeln!(out, "    {line}");
+                        line.clear();
+                    }
+                    row = Some(board.cells[k].1);
+                    let names: Vec<String> = self.core.zones[base + k]
+                        .iter()
+                        .map(|c| self.card_text(game, *c as i32, viewer))
+                        .collect();
+                    let _ = write!(line, "{}:{}  ", board.cell_names[k], names.join("+"));
+                }
+                if !line.is_empty() {
+                    let _ = writeln!(out, "    {}", line.trim_end());
+                }
+                continue;
+            }
             let count = if z.per_player { self.core.n as usize } else { 1 };
             for inst in base..base + count {
                 let cards = &self.core.zones[inst];
@@ -204,6 +236,17 @@ impl State {
             });
         };
         let base = self.core.zone_base[zi] as usize;
+        if let Some(b) = t.zones[zi].board {
+            let board = &t.boards[b as usize];
+            let cell = name.split_once('.').map(|x| x.1).unwrap_or("");
+            return match board.cell_names.iter().position(|c| c == cell) {
+                Some(k) => Ok(base + k),
+                None => Err(format!(
+                    "`{cell}` is not a cell of board `{zname}`: write `{zname}.a1` .. `{zname}.{}`",
+                    board.cell_names.last().map(String::as_str).unwrap_or("a1")
+                )),
+            };
+        }
         match (t.zones[zi].per_player, owner) {
             (false, None) => Ok(base),
             (false, Some(_)) => Err(format!("zone `{zname}` is shared: write just `{zname}`")),
@@ -219,8 +262,23 @@ impl State {
     /// the arranged zone is that home). Knowledge is reset to what
     /// the zone shows. The state is unchanged on error.
     pub fn arrange(&mut self, game: &Game, zone: &str, cards: &[&str]) -> Result<(), String> {
-        let inst = self.find_zone(game, zone)?;
         let t = &game.graph().tables;
+        // `arrange BOARD` with no cards clears every cell of a board.
+        if cards.is_empty()
+            && let Some(zi) = t.zones.iter().position(|z| z.name == zone && z.board.is_some())
+        {
+            let base = self.core.zone_base[zi] as usize;
+            for inst in base..base + self.core.zone_count[zi] as usize {
+                for c in std::mem::take(&mut self.core.zones[inst]) {
+                    let home = self.core.zone_base[t.card_home[c as usize] as usize];
+                    self.core.zones[home as usize].insert(0, c);
+                    self.core.card_zone[c as usize] = home;
+                    self.core.known[c as usize] = self.core.viewers(game.graph(), home);
+                }
+            }
+            return Ok(());
+        }
+        let inst = self.find_zone(game, zone)?;
         let mut chosen: Vec<u16> = Vec::new();
         // `esquive` names the card `esquive (dodge)`: a name matches up to its bracket.
         let named = |c: usize, name: &str| {
@@ -235,7 +293,8 @@ impl State {
                 // arrange may have placed there)
                 .min_by_key(|c| {
                     let z = self.core.card_zone[*c] as usize;
-                    (z != inst, self.core.inst_owner[z] >= 0, *c)
+                    let home = self.core.zone_base[t.card_home[*c] as usize] as usize;
+                    (z != inst, z != home, self.core.inst_owner[z] >= 0, *c)
                 });
             match pick {
                 Some(c) => chosen.push(c as u16),
@@ -360,6 +419,10 @@ impl State {
                     .ok_or_else(|| format!("`{vname}` takes one of {}, not `{value}`", values.join(", ")))?
                     as i32
             }
+            Ty::Zone => match value {
+                "none" => -1,
+                _ => self.find_zone(game, value)? as i32,
+            },
             Ty::Card => match value {
                 "none" => -1,
                 _ => t

@@ -22,6 +22,7 @@ pub fn fmt_expr(t: &Tables, locals: &[String], e: &Expr) -> String {
         Expr::Zone(z, None) | Expr::ZoneAll(z) => t.zones[*z as usize].name.clone(),
         Expr::Zone(z, Some(p)) => format!("{}.{}", f(p), t.zones[*z as usize].name),
         Expr::Players => "players".into(),
+        Expr::Region(b, r) => t.boards[*b as usize].regions[*r as usize].0.clone(),
         Expr::EnumAll(e) => t.enums[*e as usize].name.clone(),
         Expr::PlayerCount => "player_count".into(),
         Expr::Actor => "actor".into(),
@@ -29,6 +30,10 @@ pub fn fmt_expr(t: &Tables, locals: &[String], e: &Expr) -> String {
         Expr::Index(z, i) => format!("{}[{}]", f(z), f(i)),
         Expr::Not(x) => format!("not {}", f(x)),
         Expr::Neg(x) => format!("-{}", f(x)),
+        Expr::Bind(binds, body) => {
+            let args: Vec<String> = binds.iter().map(|(_, e)| f(e)).collect();
+            format!("[{}]{}", args.join(", "), f(body))
+        }
         Expr::Cond(c, a, b) => format!("(if {} then {} else {})", f(c), f(a), f(b)),
         Expr::Bin(op, l, r) => format!("({} {} {})", f(l), binop(*op), f(r)),
         Expr::Call(b, args) => {
@@ -44,6 +49,7 @@ pub fn fmt_expr(t: &Tables, locals: &[String], e: &Expr) -> String {
                 AggKind::Count => "count",
                 AggKind::Any => "any",
                 AggKind::All => "all",
+                AggKind::First => "first",
             };
             let mut s = format!("{name}(");
             if let Some(b) = body {

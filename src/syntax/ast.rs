@@ -29,6 +29,8 @@ pub enum Item {
     Fn(FnDecl),
     /// `invariant "text": EXPR`: must hold after every step (rulecheck checks it).
     Invariant(String, Expr, Span),
+    Board(BoardDecl),
+    Pattern(PatternDecl),
     Phase(PhaseDecl),
     Start(Block, Span),
     Winners(WinnersDecl),
@@ -132,13 +134,47 @@ pub struct FnDecl {
     pub body: Expr,
 }
 
+/// A rectangle of cells `a1..c3` (or one cell), as 0-based (x, y) corners.
+#[derive(Clone, Debug)]
+pub struct CellSpan {
+    pub from: (i64, i64),
+    pub to: (i64, i64),
+    pub span: Span,
+}
+
+/// `board NAME { grid W x H  remove ...  merge ...  region NAME = ... }`
+#[derive(Clone, Debug)]
+pub struct BoardDecl {
+    pub name: Name,
+    pub size: Option<(i64, i64, Span)>,
+    pub removed: Vec<CellSpan>,
+    pub merged: Vec<Vec<CellSpan>>,
+    pub regions: Vec<(Name, Vec<CellSpan>)>,
+}
+
+/// `pattern NAME: slide (0,1) (1,0) step (1,1)`: movement vectors, written
+/// facing up (+y is forward).
+#[derive(Clone, Debug)]
+pub struct PatternDecl {
+    pub name: Name,
+    /// (mode, dx, dy): mode 0 step, 1 slide, 2 leap.
+    pub moves: Vec<(u8, i64, i64)>,
+}
+
+/// A table entry's value: a number or a name (a pattern).
+#[derive(Clone, Debug)]
+pub enum TableValue {
+    Int(i64),
+    Name(Name),
+}
+
 /// `table NAME: Enum -> int { value: number, ... }`
 #[derive(Clone, Debug)]
 pub struct TableDecl {
     pub name: Name,
     pub key: Name,
     pub value: Name,
-    pub entries: Vec<(Name, i64)>,
+    pub entries: Vec<(Name, TableValue)>,
     pub span: Span,
 }
 
@@ -289,6 +325,8 @@ pub enum AggKind {
     Count,
     Any,
     All,
+    /// The first element that passes the filter, or none.
+    First,
 }
 
 #[derive(Clone, Debug)]

@@ -484,13 +484,25 @@ fn expected(e: &pest::error::Error<Rule>) -> Vec<String> {
         ErrorVariant::ParsingError { positives, .. } => positives,
         ErrorVariant::CustomError { .. } => &[],
     };
-    let tokens = e
-        .parse_attempts()
-        .map(|a| a.expected_tokens())
-        .unwrap_or_default();
+    let start = match e.location {
+        InputLocation::Pos(p) => p,
+        InputLocation::Span((s, _)) => s,
+    };
+    let (tokens, farther, same) = match e.parse_attempts() {
+        Some(a) => {
+            let t = a.expected_tokens();
+            let farther = a.max_position > start && meaningful(&t);
+            let same = a.max_position == start;
+            // Tokens that are only a word's lookahead say nothing useful.
+            (if same || farther { t } else { Vec::new() }, farther, same)
+        }
+        None => (Vec::new(), false, false),
+    };
+    // The positives describe `start`: useless when the tokens are farther on.
+    let positives = if farther { &[][..] } else { positives };
     if tokens.is_empty() {
         out.extend(positives.iter().filter_map(describe).map(str::to_string));
-        if let Some(attempts) = e.parse_attempts() {
+        if let Some(attempts) = e.parse_attempts().filter(|_| same) {
             for stack in attempts.call_stacks() {
                 if let Some(d) = stack.deepest.get_rule().and_then(describe) {
                     out.push(d.to_string());
@@ -507,6 +519,11 @@ fn expected(e: &pest::error::Error<Rule>) -> Vec<String> {
     }
     let mut items = 0;
     let mut stmts = 0;
+    // One expression starter alone (a `(` after a name) is just that token.
+    let starters = tokens
+        .iter()
+        .filter(|t| EXPR_STARTS.contains(&t.to_string().as_str()))
+        .count();
     for t in tokens {
         // `ParsingToken` is not exported: read its display form, which
         // is the token itself or `a..z` for a range of characters.
@@ -530,7 +547,7 @@ fn expected(e: &pest::error::Error<Rule>) -> Vec<String> {
                 format!("`{t}`")
             }
             t if OPERATORS.contains(&t) => "an operator".into(),
-            t if EXPR_STARTS.contains(&t) => "an expression".into(),
+            t if EXPR_STARTS.contains(&t) && starters > 1 => "an expression".into(),
             t => format!("`{t}`"),
         });
     }
@@ -742,12 +759,29 @@ fn unclosed(full: &str, offset: usize, chunk: &str, b: &Braces, at_eof: bool) ->
     }
 }
 
+/// Where the parse failed. pest reports where the failing rule started;
+/// its detailed attempts know the farthest point reached, which is better
+/// unless all it wanted there was more letters of a word (a keyword's
+/// lookahead, not a real expectation).
 fn error_pos(e: &pest::error::Error<Rule>, chunk: &str) -> usize {
-    match e.location {
+    let start = match e.location {
         InputLocation::Pos(p) => p,
         InputLocation::Span((s, _)) => s,
-    }
-    .min(chunk.len())
+    };
+    let pos = match e.parse_attempts() {
+        Some(a) if a.max_position > start && meaningful(&a.expected_tokens()) => a.max_position,
+        _ => start,
+    };
+    pos.min(chunk.len())
+}
+
+/// Whether pest's expected tokens say more than "whitespace or letters".
+fn meaningful<T: std::fmt::Display>(tokens: &[T]) -> bool {
+    tokens.iter().any(|t| {
+        let t = t.to_string();
+        let letters = t.len() == 4 && t.contains("..") || t == "_";
+        !(letters || matches!(t.as_str(), " " | "\t" | "\r" | "\n" | "#"))
+    })
 }
 
 /// The byte range of the token that ends at `end` (a word or one character).

@@ -102,6 +102,27 @@ impl Builder {
             Rule::zone_decl => Item::Zone(self.zone_decl(p)),
             Rule::var_decl => Item::Var(self.var_decl(p)),
             Rule::table_decl => Item::Table(self.table_decl(p)),
+            Rule::board_decl => Item::Board(self.board_decl(p)),
+            Rule::pattern_decl => {
+                let mut i = p.into_inner();
+                let name = self.name(i.next().expect("name"));
+                let mut moves = Vec::new();
+                for part in i {
+                    let mut q = part.into_inner();
+                    let mode = match q.next().expect("mode").as_str() {
+                        "step" => 0,
+                        "slide" => 1,
+                        _ => 2,
+                    };
+                    for v in q {
+                        let mut xy = v.into_inner();
+                        let x = self.int(xy.next().expect("x"));
+                        let y = self.int(xy.next().expect("y"));
+                        moves.push((mode, x, y));
+                    }
+                }
+                Item::Pattern(PatternDecl { name, moves })
+            }
             Rule::invariant_decl => {
                 let span = self.span(&p);
                 let mut i = p.into_inner();
@@ -324,6 +345,56 @@ impl Builder {
         decl
     }
 
+    fn board_decl(&mut self, p: Pair<Rule>) -> BoardDecl {
+        let mut i = p.into_inner();
+        let name = self.name(i.next().expect("name"));
+        let mut b = BoardDecl {
+            name,
+            size: None,
+            removed: Vec::new(),
+            merged: Vec::new(),
+            regions: Vec::new(),
+        };
+        for prop in i {
+            let span = self.span(&prop);
+            match prop.as_rule() {
+                Rule::grid_prop => {
+                    let mut g = prop.into_inner();
+                    let w = self.int(g.next().expect("w"));
+                    let h = self.int(g.next().expect("h"));
+                    b.size = Some((w, h, span));
+                }
+                Rule::remove_prop => {
+                    let cells = self.cell_list(prop.into_inner().next().expect("cells"));
+                    b.removed.extend(cells);
+                }
+                Rule::merge_prop => {
+                    let cells = self.cell_list(prop.into_inner().next().expect("cells"));
+                    b.merged.push(cells);
+                }
+                _ => {
+                    let mut r = prop.into_inner();
+                    let n = self.name(r.next().expect("name"));
+                    let cells = self.cell_list(r.next().expect("cells"));
+                    b.regions.push((n, cells));
+                }
+            }
+        }
+        b
+    }
+
+    fn cell_list(&mut self, p: Pair<Rule>) -> Vec<CellSpan> {
+        p.into_inner()
+            .map(|s| {
+                let span = self.span(&s);
+                let mut i = s.into_inner();
+                let from = cell_coords(i.next().expect("cell").as_str());
+                let to = i.next().map(|c| cell_coords(c.as_str())).unwrap_or(from);
+                CellSpan { from, to, span }
+            })
+            .collect()
+    }
+
     fn table_decl(&mut self, p: Pair<Rule>) -> TableDecl {
         let span = self.span(&p);
         let mut i = p.into_inner();
@@ -334,7 +405,12 @@ impl Builder {
             .map(|e| {
                 let mut e = e.into_inner();
                 let k = self.name(e.next().expect("key"));
-                let v = self.int(e.next().expect("value"));
+                let v = e.next().expect("value");
+                let v = if v.as_rule() == Rule::int {
+                    TableValue::Int(self.int(v))
+                } else {
+                    TableValue::Name(self.name(v))
+                };
                 (k, v)
             })
             .collect();
@@ -706,6 +782,7 @@ impl Builder {
                     "max" => AggKind::Max,
                     "count" => AggKind::Count,
                     "any" => AggKind::Any,
+                    "first" => AggKind::First,
                     _ => AggKind::All,
                 };
                 let parts: Vec<Pair<Rule>> = i.collect();
@@ -727,6 +804,13 @@ impl Builder {
         };
         Expr { kind, span }
     }
+}
+
+/// `c3` -> (2, 2): the letter is the column (x), the number the row (y), both from 0.
+pub fn cell_coords(name: &str) -> (i64, i64) {
+    let x = name.as_bytes()[0] as i64 - b'a' as i64;
+    let y = name[1..].parse::<i64>().unwrap_or(0) - 1;
+    (x, y)
 }
 
 /// Parse a whole file (errors are returned raw; `errors.rs` turns them into diagnostics).
