@@ -39,6 +39,8 @@ impl Span {
 pub struct Source {
     pub name: String,
     pub text: Arc<str>,
+    /// For a variant: where its own text starts, after its base's.
+    pub base_len: u32,
 }
 
 impl Source {
@@ -46,6 +48,7 @@ impl Source {
         Source {
             name: name.into(),
             text: text.into(),
+            base_len: 0,
         }
     }
     /// 1-based line number of a byte offset.

@@ -31,9 +31,17 @@ pub struct Compiled {
 
 /// Parse, check and (when there is no error) build the action graph.
 pub fn compile(source: Source) -> Compiled {
-    let (file, mut found) = crate::syntax::parse_file(&source.text);
+    let (mut file, mut found) = crate::syntax::parse_file(&source.text);
+    if source.base_len > 0 {
+        crate::syntax::merge_variant(&mut file, source.base_len);
+    }
     let parse_failed = found.iter().any(Diagnostic::is_error);
-    let (hir, check_diags) = crate::check::check(&file);
+    let (mut hir, check_diags) = crate::check::check(&file);
+    if let Some(crate::syntax::ast::Item::Variant(name, ..)) =
+        file.items.iter().find(|i| matches!(i, crate::syntax::ast::Item::Variant(..)))
+    {
+        hir.tables.name = format!("{} ({name})", hir.tables.name);
+    }
     // After a syntax error, missing declarations are noise: keep the checker's
     // findings only about what did parse.
     if parse_failed {
@@ -64,36 +72,33 @@ pub struct Game {
 impl Game {
     /// Read and compile a rules file.
     pub fn load(path: impl AsRef<Path>) -> Result<Game, Diagnostics> {
-        let path = path.as_ref();
-        let name = path.display().to_string();
-        match std::fs::read_to_string(path) {
-            Ok(text) => Game::from_source(&name, &text),
-            Err(e) => {
-                let mut d = Diagnostics::new(Source::new(name.clone(), ""));
-                d.push(
-                    Diagnostic::error("E0000", format!("cannot read `{name}`: {e}"))
-                        .help("check the path; rules files live in rules/ and examples/"),
-                );
-                Err(d)
-            }
-        }
+        let source = read_rules(path.as_ref())?;
+        Game::from_compiled(source)
     }
 
-    /// Compile rules from a string; `name` is used in diagnostics.
-    pub fn from_source(name: &str, text: &str) -> Result<Game, Diagnostics> {
-        let source = Source::new(name, text);
+    fn from_compiled(source: Source) -> Result<Game, Diagnostics> {
         let c = compile(source.clone());
         match c.graph {
             Some(graph) => Ok(Game {
                 data: Arc::new(GameData {
                     graph,
-                    digest: digest(text),
+                    digest: digest(&source.text),
                     source,
                     warnings: c.diags,
                 }),
             }),
             None => Err(c.diags),
         }
+    }
+
+    /// Compile rules from a string; `name` is used in diagnostics. (A
+    /// variant's base is found relative to the current directory.)
+    pub fn from_source(name: &str, text: &str) -> Result<Game, Diagnostics> {
+        let source = match variant_base(text) {
+            Some(_) => with_base(Path::new(name), text.to_string(), 0)?,
+            None => Source::new(name, text),
+        };
+        Game::from_compiled(source)
     }
 
     pub fn graph(&self) -> &Graph {
@@ -158,6 +163,60 @@ impl Game {
         let span = p.spans.get(node as usize).copied().unwrap_or(p.span);
         self.data.source.line_of(span.start)
     }
+}
+
+/// Read a rules file. A variant (`variant "NAME" extends "BASE"`) is read
+/// after its base (found relative to the variant), so that its declarations
+/// replace the base's; diagnostics then show the combined text.
+pub fn read_rules(path: &Path) -> Result<Source, Diagnostics> {
+    let name = path.display().to_string();
+    match std::fs::read_to_string(path) {
+        Ok(text) => with_base(path, text, 0),
+        Err(e) => {
+            let mut d = Diagnostics::new(Source::new(name.clone(), ""));
+            d.push(
+                Diagnostic::error("E0000", format!("cannot read `{name}`: {e}"))
+                    .help("check the path; rules files live in rules/ and examples/"),
+            );
+            Err(d)
+        }
+    }
+}
+
+fn with_base(path: &Path, text: String, depth: usize) -> Result<Source, Diagnostics> {
+    let name = path.display().to_string();
+    let Some(base) = variant_base(&text) else {
+        return Ok(Source::new(name, text));
+    };
+    let base_path = path.parent().unwrap_or(Path::new(".")).join(&base);
+    let fail = |msg: String| {
+        let mut d = Diagnostics::new(Source::new(name.clone(), text.clone()));
+        let at = text.find("variant").unwrap_or(0);
+        d.push(
+            Diagnostic::error("E0116", msg)
+                .label(crate::diag::Span::new(at, at + 7), "this variant")
+                .help("a variant names its base file relative to itself: `variant \"Level 2\" extends \"../game.rules\"`"),
+        );
+        d
+    };
+    if depth > 8 {
+        return Err(fail("variants extend each other in a circle".into()));
+    }
+    let base_text = std::fs::read_to_string(&base_path)
+        .map_err(|e| fail(format!("cannot read the base `{}`: {e}", base_path.display())))?;
+    let base_source = with_base(&base_path, base_text, depth + 1)?;
+    let combined = format!("{}\n{}", base_source.text, text);
+    let mut source = Source::new(format!("{name} (after its base {})", base_path.display()), combined);
+    source.base_len = base_source.text.len() as u32 + 1;
+    Ok(source)
+}
+
+/// The base named by a `variant "NAME" extends "BASE"` line, if any.
+fn variant_base(text: &str) -> Option<String> {
+    text.lines()
+        .map(str::trim_start)
+        .find(|l| l.starts_with("variant ") && l.contains(" extends "))
+        .and_then(|l| l.rsplit('"').nth(1).map(str::to_string))
 }
 
 fn digest(text: &str) -> u64 {

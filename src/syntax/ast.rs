@@ -31,6 +31,8 @@ pub enum Item {
     Invariant(String, Expr, Span),
     Board(BoardDecl),
     Pattern(PatternDecl),
+    /// `variant "NAME" extends "BASE"`: this file's declarations replace the base's.
+    Variant(String, String, Span),
     Phase(PhaseDecl),
     Start(Block, Span),
     Winners(WinnersDecl),

@@ -29,6 +29,7 @@ const ITEM_WORDS: &[&str] = &[
     "invariant",
     "board",
     "pattern",
+    "variant",
     "phase",
     "turn",
     "reaction",
@@ -268,6 +269,17 @@ fn salvage(
             return;
         }
     }
+    // Everything before the error, when that is a whole declaration
+    // (`var score: int per player` before a stray `0`).
+    let head = chunk[..cut.min(chunk.len())].trim_end();
+    let b = braces(head);
+    if !head.is_empty() && b.stray.is_none() {
+        let fixed = format!("{head}\n{}", "}".repeat(b.open.len()));
+        if let Ok(pairs) = parse_raw(&fixed) {
+            build(pairs, offset, file, errors, true);
+            return;
+        }
+    }
     let mut ends: Vec<usize> = chunk[..cut.min(chunk.len())]
         .match_indices('\n')
         .map(|(i, _)| i + 1)
@@ -447,6 +459,22 @@ fn describe(rule: &Rule) -> Option<&'static str> {
     })
 }
 
+/// Words of card-game prose that designers write for a statement, and what
+/// to write instead.
+const SYNONYMS: &[(&str, &str)] = &[
+    ("draw", "to draw, write `move top(PILE) to ZONE` or `deal COUNT from PILE to ZONE`"),
+    ("put", "to put a card somewhere, write `move CARD to ZONE`"),
+    ("place", "to place a card, write `move CARD to ZONE`"),
+    ("take", "to take a card, write `move CARD to ZONE`"),
+    ("discard", "to discard, write `move CARD to DISCARD_PILE`"),
+    ("give", "to give cards, write `deal COUNT from ZONE to ZONE` or `move CARD to ZONE`"),
+    ("look", "to look at a card, write `peek PLAYER at CARD`"),
+    ("show", "to show a card to everyone, write `reveal CARD`"),
+    ("flip", "to turn a card face up, write `reveal CARD`"),
+    ("exchange", "to exchange two cards, write `swap CARD with CARD`"),
+    ("stop", "to stop the game, write `end game`; to leave a loop, `break`"),
+];
+
 /// Words that start a statement.
 const STMT_WORDS: &[&str] = &[
     "let",
@@ -519,10 +547,15 @@ fn expected(e: &pest::error::Error<Rule>) -> Vec<String> {
     }
     let mut items = 0;
     let mut stmts = 0;
-    // One expression starter alone (a `(` after a name) is just that token.
+    // One expression starter alone (a `(` after a name) is just that token,
+    // and one operator alone (the `in` of `for x in`) too.
     let starters = tokens
         .iter()
         .filter(|t| EXPR_STARTS.contains(&t.to_string().as_str()))
+        .count();
+    let operators = tokens
+        .iter()
+        .filter(|t| OPERATORS.contains(&t.to_string().as_str()))
         .count();
     for t in tokens {
         // `ParsingToken` is not exported: read its display form, which
@@ -546,7 +579,7 @@ fn expected(e: &pest::error::Error<Rule>) -> Vec<String> {
                 stmts += 1;
                 format!("`{t}`")
             }
-            t if OPERATORS.contains(&t) => "an operator".into(),
+            t if OPERATORS.contains(&t) && operators > 1 => "an operator".into(),
             t if EXPR_STARTS.contains(&t) && starters > 1 => "an expression".into(),
             t => format!("`{t}`"),
         });
@@ -718,6 +751,38 @@ fn to_diagnostic(
             .help(help);
     }
     let at = offset + pos;
+    // A line that starts with a word the parser could only take for a
+    // variable being set: most likely a statement that does not exist.
+    let indent = chunk[line_start..].len() - chunk[line_start..].trim_start().len();
+    let word_start = line_start + indent;
+    let word = first_word(&chunk[word_start..]);
+    let word_end = word_start + word.len();
+    if !word.is_empty()
+        && word_end <= pos
+        && chunk[word_end..pos].trim().is_empty()
+        && expected.iter().any(|x| x == "`=`")
+        && !FORMS.iter().any(|(w, _)| *w == word)
+    {
+        let synonym = SYNONYMS.iter().find(|(w, _)| *w == word).map(|(_, h)| h.to_string());
+        let help = match crate::diag::did_you_mean(word, STMT_WORDS.iter().copied()) {
+            _ if synonym.is_some() => synonym.unwrap_or_default(),
+            Some(w) => format!("did you mean `{w}`?"),
+            None => "a statement starts with a keyword such as `move`, `deal`, `let` or `if`; \
+                     a phase is called as `name(...)` and a variable set with `name = value`"
+                .to_string(),
+        };
+        return Diagnostic::error("E0001", format!("`{word}` is not a statement"))
+            .label(
+                Span::new(offset + word_start, offset + word_end),
+                "not a keyword, a phase call or an assignment",
+            )
+            .help(help);
+    }
+    if found == "=" && expected.iter().any(|x| x == "an operator") {
+        return Diagnostic::error("E0001", "unexpected `=`")
+            .label(Span::new(at, at + 1), format!("expected {expected_text}"))
+            .help("to compare two values write `==`; a single `=` sets a variable");
+    }
     let help = form_help(chunk, pos).unwrap_or_else(|| {
         if expected_text == "something else" {
             format!("remove `{found}`, or check the line above it")

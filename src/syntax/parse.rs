@@ -103,6 +103,13 @@ impl Builder {
             Rule::var_decl => Item::Var(self.var_decl(p)),
             Rule::table_decl => Item::Table(self.table_decl(p)),
             Rule::board_decl => Item::Board(self.board_decl(p)),
+            Rule::variant_decl => {
+                let span = self.span(&p);
+                let mut i = p.into_inner();
+                let name = self.string(i.next().expect("name"));
+                let base = self.string(i.next().expect("base"));
+                Item::Variant(name, base, span)
+            }
             Rule::pattern_decl => {
                 let mut i = p.into_inner();
                 let name = self.name(i.next().expect("name"));
