@@ -5,6 +5,7 @@ use grail::syntax::parse_file;
 
 const TOP: &[&str] = &[
     "game", "option", "enum", "card", "deck", "zone", "var", "phase", "turn", "reaction", "start", "winners",
+    "table", "fn", "invariant", "board", "pattern", "variant",
 ];
 
 fn examples(doc: &str) -> Vec<(usize, String)> {
