@@ -48,6 +48,7 @@ const FORMS: &[(&str, &str)] = &[
     ("enum", "`enum NAME { first, second, third }`"),
     ("table", "`table NAME: ENUM -> int { first: 1, second: 2 }`"),
     ("fn", "`fn NAME(x: TYPE) -> TYPE = EXPRESSION`"),
+    ("variant", "`variant \"NAME\" extends \"BASE\"`"),
     (
         "invariant",
         "`invariant \"what must always hold\": CONDITION`",
@@ -462,17 +463,29 @@ fn describe(rule: &Rule) -> Option<&'static str> {
 /// Words of card-game prose that designers write for a statement, and what
 /// to write instead.
 const SYNONYMS: &[(&str, &str)] = &[
-    ("draw", "to draw, write `move top(PILE) to ZONE` or `deal COUNT from PILE to ZONE`"),
+    (
+        "draw",
+        "to draw, write `move top(PILE) to ZONE` or `deal COUNT from PILE to ZONE`",
+    ),
     ("put", "to put a card somewhere, write `move CARD to ZONE`"),
     ("place", "to place a card, write `move CARD to ZONE`"),
     ("take", "to take a card, write `move CARD to ZONE`"),
     ("discard", "to discard, write `move CARD to DISCARD_PILE`"),
-    ("give", "to give cards, write `deal COUNT from ZONE to ZONE` or `move CARD to ZONE`"),
+    (
+        "give",
+        "to give cards, write `deal COUNT from ZONE to ZONE` or `move CARD to ZONE`",
+    ),
     ("look", "to look at a card, write `peek PLAYER at CARD`"),
     ("show", "to show a card to everyone, write `reveal CARD`"),
     ("flip", "to turn a card face up, write `reveal CARD`"),
-    ("exchange", "to exchange two cards, write `swap CARD with CARD`"),
-    ("stop", "to stop the game, write `end game`; to leave a loop, `break`"),
+    (
+        "exchange",
+        "to exchange two cards, write `swap CARD with CARD`",
+    ),
+    (
+        "stop",
+        "to stop the game, write `end game`; to leave a loop, `break`",
+    ),
 ];
 
 /// Words that start a statement.
@@ -763,13 +776,18 @@ fn to_diagnostic(
         && expected.iter().any(|x| x == "`=`")
         && !FORMS.iter().any(|(w, _)| *w == word)
     {
-        let synonym = SYNONYMS.iter().find(|(w, _)| *w == word).map(|(_, h)| h.to_string());
-        let help = match crate::diag::did_you_mean(word, STMT_WORDS.iter().copied()) {
-            _ if synonym.is_some() => synonym.unwrap_or_default(),
-            Some(w) => format!("did you mean `{w}`?"),
-            None => "a statement starts with a keyword such as `move`, `deal`, `let` or `if`; \
+        let synonym = SYNONYMS.iter().find(|(w, _)| *w == word).map(|(_, h)| *h);
+        let help = match (
+            synonym,
+            crate::diag::did_you_mean(word, STMT_WORDS.iter().copied()),
+        ) {
+            (Some(h), _) => h.to_string(),
+            (None, Some(w)) => format!("did you mean `{w}`?"),
+            (None, None) => {
+                "a statement starts with a keyword such as `move`, `deal`, `let` or `if`; \
                      a phase is called as `name(...)` and a variable set with `name = value`"
-                .to_string(),
+                    .to_string()
+            }
         };
         return Diagnostic::error("E0001", format!("`{word}` is not a statement"))
             .label(
