@@ -204,17 +204,20 @@ impl State {
             Node::MoveAll { from, to, bottom } => {
                 let (f, z) = self.ev(g, |ev| Ok((ev.zone(from)?, ev.zone(to)?)))?;
                 if f != z {
-                    let cards = std::mem::take(&mut self.core.zones[f as usize]);
+                    let mut cards = std::mem::take(&mut self.core.zones[f as usize]);
                     let last = cards.last().map(|c| *c as i32);
                     if *bottom {
-                        for c in cards.into_iter().rev() {
-                            self.core.place(g, c, z, true);
+                        for c in cards.iter().rev() {
+                            self.core.place(g, *c, z, true);
                         }
                     } else {
-                        for c in cards {
-                            self.core.place(g, c, z, false);
+                        for c in &cards {
+                            self.core.place(g, *c, z, false);
                         }
                     }
+                    // give the emptied zone its buffer back
+                    cards.clear();
+                    self.core.zones[f as usize] = cards;
                     self.set_pc(next);
                     if let Some(c) = last {
                         self.trigger(g, z, c);

@@ -86,7 +86,8 @@ impl Core {
     /// Take a card out of wherever it is.
     fn lift(&mut self, card: u16) {
         let z = self.card_zone[card as usize] as usize;
-        if let Some(i) = self.zones[z].iter().position(|c| *c == card) {
+        // most moves take the top card: search from the top
+        if let Some(i) = self.zones[z].iter().rposition(|c| *c == card) {
             self.zones[z].remove(i);
         }
     }
