@@ -48,13 +48,13 @@ pub(crate) fn ty_name(c: &Checker, t: Ty) -> String {
         Ty::Player => "player".into(),
         Ty::Card => "card".into(),
         Ty::Zone => "zone".into(),
-        Ty::Cards => "cards of every player".into(),
-        Ty::Players => "players".into(),
+        Ty::Cards => "per-player zone".into(),
+        Ty::Players => "list of players".into(),
         Ty::Range => "range".into(),
-        Ty::Cells => "cells".into(),
+        Ty::Cells => "set of cells".into(),
         Ty::Pattern => "pattern".into(),
         Ty::Enum(e) => c.tables.enums[e as usize].name.clone(),
-        Ty::EnumSet(e) => format!("all of {}", c.tables.enums[e as usize].name),
+        Ty::EnumSet(e) => format!("list of every {}", c.tables.enums[e as usize].name),
         Ty::Nothing => "none".into(),
         Ty::Error => "?".into(),
     }
@@ -155,10 +155,11 @@ impl Checker {
                 let (a, at) = self.expr(a, scope);
                 let (bx, bt) = self.expr(b, scope);
                 if !at.fits(bt) {
-                    let (x, y) = (ty_name(self, at), ty_name(self, bt));
+                    // (`a` is a branch here: the article helper is `super::a`.)
+                    let (x, y) = (super::a(&ty_name(self, at)), super::a(&ty_name(self, bt)));
                     self.error(
                         Diagnostic::error("E0103", "type mismatch")
-                            .label(e.span, format!("one branch is a {x}, the other a {y}"))
+                            .label(e.span, format!("one branch is {x}, the other {y}"))
                             .help("both branches of `if ... then ... else` must have the same type"),
                     );
                 }
@@ -229,7 +230,7 @@ impl Checker {
             Some(Sym::Pattern(p)) => return (Expr::Int(p as i32), Ty::Pattern),
             Some(other) => {
                 self.error(
-                    Diagnostic::error("E0103", format!("`{n}` is a {}, not a value", other.what()))
+                    Diagnostic::error("E0103", format!("`{n}` is {}, not a value", a(other.what())))
                         .label(span, "cannot be used here")
                         .help("an expression can use options, variables, zones, enum values and local names"),
                 );

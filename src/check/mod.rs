@@ -166,16 +166,18 @@ impl Checker {
         for item in &file.items {
             match item {
                 Item::Game(g) => {
+                    // Label the keyword, not the whole block.
+                    let word = Span::new(g.span.start as usize, g.span.start as usize + "game".len());
                     if let Some(prev) = game_seen {
                         self.error(
                             Diagnostic::error("E0102", "the game is declared twice")
-                                .label(g.span, "declared again here")
+                                .label(word, "declared again here")
                                 .label(prev, "first declared here")
                                 .help("a rules file describes one game: keep one `game` block"),
                         );
                         continue;
                     }
-                    game_seen = Some(g.span);
+                    game_seen = Some(word);
                     self.tables.name = g.name.clone();
                     self.tables.counterclockwise = g.counterclockwise;
                     let (lo, hi) = match g.players {
@@ -594,8 +596,14 @@ impl Checker {
 
 /// A noun with its indefinite article: "a zone", "an option".
 pub(crate) fn a(noun: &str) -> String {
-    let article = if noun.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" };
-    format!("{article} {noun}")
+    match noun {
+        "none" => "`none`".to_string(),
+        "?" => "a value of unknown type".to_string(),
+        _ => {
+            let article = if noun.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" };
+            format!("{article} {noun}")
+        }
+    }
 }
 
 pub(crate) fn default_value(ty: Ty) -> Expr {

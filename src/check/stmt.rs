@@ -23,9 +23,14 @@ impl Checker {
                     if starts > 1 {
                         self.error(
                             Diagnostic::error("E0102", "`start` is defined twice")
-                                .label(*span, "second start")
+                                .label(Span::new(span.start as usize, span.start as usize + "start".len()), "defined again here")
+                                .label(self.procs[0].span, "first defined here")
                                 .help("a game has one `start` block; move the rest into a phase"),
                         );
+                        // Still check it, to report what else is wrong (its
+                        // `end game` counts, so no "never ends" on top).
+                        let mut ctx = Ctx { proc: 0, loops: 0 };
+                        self.block(block, &mut Scope::default(), &mut ctx);
                         continue;
                     }
                     let mut scope = Scope::default();
