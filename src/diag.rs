@@ -169,8 +169,12 @@ impl Diagnostics {
     }
     /// Sort by position so reports read top to bottom.
     pub fn sort(&mut self) {
-        self.items
-            .sort_by_key(|d| (d.span().map(|s| s.start).unwrap_or(u32::MAX), d.code.clone()));
+        self.items.sort_by_key(|d| {
+            (
+                d.span().map(|s| s.start).unwrap_or(u32::MAX),
+                d.code.clone(),
+            )
+        });
     }
 
     /// Render every diagnostic as miette would, without colour (for tests and pipes).
@@ -219,7 +223,11 @@ pub fn did_you_mean<'a>(name: &str, candidates: impl Iterator<Item = &'a str>) -
         if c == name {
             continue;
         }
-        let d = if c.eq_ignore_ascii_case(name) { 0 } else { edit_distance(name, c) };
+        let d = if c.eq_ignore_ascii_case(name) {
+            0
+        } else {
+            edit_distance(name, c)
+        };
         let limit = (name.chars().count().max(c.chars().count()) / 3).max(1);
         if d <= limit && best.is_none_or(|(bd, _)| d < bd) {
             best = Some((d, c));
@@ -260,7 +268,10 @@ mod tests {
     fn suggestions() {
         let names = ["black", "red", "threshold", "discard"];
         assert_eq!(did_you_mean("blakc", names.into_iter()), Some("black"));
-        assert_eq!(did_you_mean("treshold", names.into_iter()), Some("threshold"));
+        assert_eq!(
+            did_you_mean("treshold", names.into_iter()),
+            Some("threshold")
+        );
         assert_eq!(did_you_mean("Red", names.into_iter()), Some("red"));
         assert_eq!(did_you_mean("discard", names.into_iter()), None);
         assert_eq!(did_you_mean("green", names.into_iter()), None);

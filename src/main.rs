@@ -6,7 +6,11 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(name = "grail", version, about = "A rules language for card and board games, and the tools to play and test them")]
+#[command(
+    name = "grail",
+    version,
+    about = "A rules language for card and board games, and the tools to play and test them"
+)]
 struct Cli {
     #[command(subcommand)]
     cmd: Cmd,
@@ -156,6 +160,10 @@ fn perft(
     };
     let secs = started.elapsed().as_secs_f64();
     println!("perft({depth}) = {nodes}");
-    println!("{:.2} s, {:.0} nodes/s", secs, nodes as f64 / secs.max(1e-9));
+    println!(
+        "{:.2} s, {:.0} nodes/s",
+        secs,
+        nodes as f64 / secs.max(1e-9)
+    );
     0
 }

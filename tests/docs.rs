@@ -4,8 +4,24 @@
 use grail::syntax::parse_file;
 
 const TOP: &[&str] = &[
-    "game", "option", "enum", "card", "deck", "zone", "var", "phase", "turn", "reaction", "start", "winners",
-    "table", "fn", "invariant", "board", "pattern", "variant",
+    "game",
+    "option",
+    "enum",
+    "card",
+    "deck",
+    "zone",
+    "var",
+    "phase",
+    "turn",
+    "reaction",
+    "start",
+    "winners",
+    "table",
+    "fn",
+    "invariant",
+    "board",
+    "pattern",
+    "variant",
 ];
 
 fn examples(doc: &str) -> Vec<(usize, String)> {
@@ -29,7 +45,11 @@ fn examples(doc: &str) -> Vec<(usize, String)> {
 fn every_language_example_parses() {
     let doc = std::fs::read_to_string("docs/language.md").expect("docs/language.md");
     let blocks = examples(&doc);
-    assert!(blocks.len() >= 10, "expected the reference to have examples, found {}", blocks.len());
+    assert!(
+        blocks.len() >= 10,
+        "expected the reference to have examples, found {}",
+        blocks.len()
+    );
     for (line, text) in blocks {
         let first = text.split_whitespace().next().unwrap_or("");
         let source = if TOP.contains(&first) {
@@ -38,6 +58,9 @@ fn every_language_example_parses() {
             format!("phase doc_example {{\n{text}}}\n")
         };
         let (_, errors) = parse_file(&source);
-        assert!(errors.is_empty(), "docs/language.md example at line {line} does not parse:\n{text}\n{errors:?}");
+        assert!(
+            errors.is_empty(),
+            "docs/language.md example at line {line} does not parse:\n{text}\n{errors:?}"
+        );
     }
 }

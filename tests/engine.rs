@@ -20,7 +20,8 @@ fn playout(game: &Game, s: &mut State, rng_seed: u64, limit: usize, check: bool)
         let a = acts[rng.random_range(0..acts.len())];
         s.apply(game, a).expect("legal action applies");
         if check {
-            s.check_conservation(game).expect("all cards in exactly one place");
+            s.check_conservation(game)
+                .expect("all cards in exactly one place");
         }
         taken.push(a);
     }
@@ -61,14 +62,28 @@ fn a_player_sees_only_what_it_knows() {
     let game = tamoul();
     let s = State::new(&game, 3, 2, &game.default_options()).unwrap();
     let v0 = s.view(&game, Viewer::Seat(0));
-    let own = v0.lines().find(|l| l.trim_start().starts_with("P0.slots")).unwrap();
-    let other = v0.lines().find(|l| l.trim_start().starts_with("P1.slots")).unwrap();
+    let own = v0
+        .lines()
+        .find(|l| l.trim_start().starts_with("P0.slots"))
+        .unwrap();
+    let other = v0
+        .lines()
+        .find(|l| l.trim_start().starts_with("P1.slots"))
+        .unwrap();
     // P0 looked at its bottom two cards (slots 3 and 4) and nothing else.
     let own_cards: Vec<&str> = own.split(']').nth(1).unwrap().split_whitespace().collect();
     assert_eq!(own_cards.len(), 4);
     assert_eq!(&own_cards[..2], &["##", "##"]);
     assert!(own_cards[2..].iter().all(|c| *c != "##"), "{own}");
-    assert!(other.split(']').nth(1).unwrap().split_whitespace().all(|c| c == "##"), "{other}");
+    assert!(
+        other
+            .split(']')
+            .nth(1)
+            .unwrap()
+            .split_whitespace()
+            .all(|c| c == "##"),
+        "{other}"
+    );
     // the designer sees everything
     assert!(!s.view(&game, Viewer::All).contains("##"));
 }
@@ -91,8 +106,14 @@ fn options_are_checked_by_name_and_range() {
 fn illegal_actions_and_bad_setups_are_refused() {
     let game = tamoul();
     let opts = game.default_options();
-    assert!(matches!(State::new(&game, 7, 1, &opts), Err(EngineError::Setup(_))));
-    assert!(matches!(State::new(&game, 4, 1, &[1]), Err(EngineError::Setup(_))));
+    assert!(matches!(
+        State::new(&game, 7, 1, &opts),
+        Err(EngineError::Setup(_))
+    ));
+    assert!(matches!(
+        State::new(&game, 4, 1, &[1]),
+        Err(EngineError::Setup(_))
+    ));
     let mut s = State::new(&game, 4, 1, &opts).unwrap();
     let bad = Action { arm: 40, value: 3 };
     assert!(matches!(s.apply(&game, bad), Err(EngineError::Illegal(_))));
@@ -114,7 +135,8 @@ var score: int per player = 0
 "#;
 
 fn small(body: &str) -> Game {
-    Game::from_source("small.rules", &SMALL.replace("BODY", body)).unwrap_or_else(|d| panic!("{}", d.render_plain()))
+    Game::from_source("small.rules", &SMALL.replace("BODY", body))
+        .unwrap_or_else(|d| panic!("{}", d.render_plain()))
 }
 
 #[test]
@@ -132,12 +154,17 @@ fn a_rules_fault_is_an_error_not_a_panic() {
 #[test]
 fn an_endless_loop_is_reported() {
     let game = small("loop { n += 1 }");
-    assert!(matches!(State::new(&game, 2, 1, &[]), Err(EngineError::Runaway { .. })));
+    assert!(matches!(
+        State::new(&game, 2, 1, &[]),
+        Err(EngineError::Runaway { .. })
+    ));
 }
 
 #[test]
 fn a_choice_with_nothing_to_choose_is_stuck() {
-    let game = small("move all pile to seat(0).hand\n  choose seat(1) { \"play {c}\" for c in seat(1).hand { } }");
+    let game = small(
+        "move all pile to seat(0).hand\n  choose seat(1) { \"play {c}\" for c in seat(1).hand { } }",
+    );
     let s = State::new(&game, 2, 1, &[]).unwrap();
     assert!(!s.is_over());
     assert!(s.legal_actions(&game).is_empty());
@@ -146,8 +173,14 @@ fn a_choice_with_nothing_to_choose_is_stuck() {
 
 #[test]
 fn labels_name_only_known_cards() {
-    let game = small("deal 1 from pile to seat(0).hand\n  choose seat(1) { \"take {c}\" for c in seat(0).hand { } \"pass\" { } }");
+    let game = small(
+        "deal 1 from pile to seat(0).hand\n  choose seat(1) { \"take {c}\" for c in seat(0).hand { } \"pass\" { } }",
+    );
     let s = State::new(&game, 2, 1, &[]).unwrap();
-    let labels: Vec<String> = s.legal_actions(&game).iter().map(|a| s.label(&game, *a)).collect();
+    let labels: Vec<String> = s
+        .legal_actions(&game)
+        .iter()
+        .map(|a| s.label(&game, *a))
+        .collect();
     assert_eq!(labels, ["take ##", "pass"]);
 }

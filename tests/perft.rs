@@ -6,7 +6,8 @@ use grail::engine::perft::perft;
 use grail::{Game, State};
 
 fn position(setup: Option<&str>) -> (Game, State) {
-    let game = Game::load("examples/chess.rules").unwrap_or_else(|d| panic!("{}", d.render_plain()));
+    let game =
+        Game::load("examples/chess.rules").unwrap_or_else(|d| panic!("{}", d.render_plain()));
     let mut state = State::new(&game, 2, 1, &game.default_options()).expect("chess starts");
     if let Some(path) = setup {
         let text = std::fs::read_to_string(path).expect("setup file");
@@ -45,12 +46,20 @@ fn castling_and_en_passant_can_be_switched_off() {
     let mut opts = game.default_options();
     game.set_option(&mut opts, "castling", "0").unwrap();
     let mut off = State::new(&game, 2, 1, &opts).unwrap();
-    off.apply_setup(&game, &std::fs::read_to_string("examples/chess/kiwipete.setup").unwrap())
-        .unwrap();
+    off.apply_setup(
+        &game,
+        &std::fs::read_to_string("examples/chess/kiwipete.setup").unwrap(),
+    )
+    .unwrap();
     assert_eq!(perft(&game, &off, 1), 46);
     // a bad setup line names its line and changes nothing
     let before = format!("{:?}", state.core);
-    let err = state.apply_setup(&game, "arrange board.e4 white-pawn\narrange board.z9 black-king").unwrap_err();
+    let err = state
+        .apply_setup(
+            &game,
+            "arrange board.e4 white-pawn\narrange board.z9 black-king",
+        )
+        .unwrap_err();
     assert!(err.starts_with("line 2:"), "{err}");
     assert_eq!(before, format!("{:?}", state.core));
 }

@@ -15,7 +15,9 @@ impl Checker {
             return;
         }
         let (w, h) = match b.size {
-            Some((w, h, _)) if (1..=26).contains(&w) && (1..=99).contains(&h) => (w as usize, h as usize),
+            Some((w, h, _)) if (1..=26).contains(&w) && (1..=99).contains(&h) => {
+                (w as usize, h as usize)
+            }
             Some((_, _, span)) => {
                 self.error(
                     Diagnostic::error("E0110", "impossible board size")

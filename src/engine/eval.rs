@@ -21,9 +21,19 @@ pub enum Coll {
     /// Cells of a board region: (board, region).
     Region(u16, u16),
     /// Cells along a line: start instance, step, at most n steps.
-    Ray { start: u16, dx: i8, dy: i8, n: u8 },
+    Ray {
+        start: u16,
+        dx: i8,
+        dy: i8,
+        n: u8,
+    },
     /// Cells a movement pattern reaches.
-    Moves { start: u16, pattern: u16, facing: u8, n: u8 },
+    Moves {
+        start: u16,
+        pattern: u16,
+        facing: u8,
+        n: u8,
+    },
     Players,
     Order(i32),
     Range(i32, i32),
@@ -37,9 +47,18 @@ impl Coll {
             Coll::ZoneAll(z) => (0..c.zone_count[z as usize] as usize)
                 .map(|p| c.zones[c.zone_base[z as usize] as usize + p].len())
                 .sum(),
-            Coll::Region(b, r) => g.tables.boards[b as usize].regions[r as usize].1.iter().filter(|m| **m).count(),
+            Coll::Region(b, r) => g.tables.boards[b as usize].regions[r as usize]
+                .1
+                .iter()
+                .filter(|m| **m)
+                .count(),
             Coll::Ray { start, dx, dy, n } => ray_len(g, c, start, dx, dy, n),
-            Coll::Moves { start, pattern, facing, n } => g.tables.patterns[pattern as usize]
+            Coll::Moves {
+                start,
+                pattern,
+                facing,
+                n,
+            } => g.tables.patterns[pattern as usize]
                 .moves
                 .iter()
                 .map(|m| move_len(g, c, start, *m, facing, n))
@@ -55,11 +74,23 @@ impl Coll {
             Coll::Zone(z) => c.zones[z as usize][i] as i32,
             Coll::Region(b, r) => {
                 let board = &g.tables.boards[b as usize];
-                let cell = board.regions[r as usize].1.iter().enumerate().filter(|m| *m.1).nth(i).map(|m| m.0);
-                cell.map(|k| (c.zone_base[board.zone as usize] as usize + k) as i32).unwrap_or(-1)
+                let cell = board.regions[r as usize]
+                    .1
+                    .iter()
+                    .enumerate()
+                    .filter(|m| *m.1)
+                    .nth(i)
+                    .map(|m| m.0);
+                cell.map(|k| (c.zone_base[board.zone as usize] as usize + k) as i32)
+                    .unwrap_or(-1)
             }
             Coll::Ray { start, dx, dy, .. } => ray_nth(g, c, start as i32, dx as i32, dy as i32, i),
-            Coll::Moves { start, pattern, facing, n } => {
+            Coll::Moves {
+                start,
+                pattern,
+                facing,
+                n,
+            } => {
                 let mut i = i;
                 for m in &g.tables.patterns[pattern as usize].moves {
                     let len = move_len(g, c, start, *m, facing, n);
@@ -95,10 +126,16 @@ impl Coll {
             Coll::Region(b, r) => {
                 let board = &g.tables.boards[b as usize];
                 let base = c.zone_base[board.zone as usize] as i32;
-                v >= base && ((v - base) as usize) < board.cells.len() && board.regions[r as usize].1[(v - base) as usize]
+                v >= base
+                    && ((v - base) as usize) < board.cells.len()
+                    && board.regions[r as usize].1[(v - base) as usize]
             }
-            Coll::Ray { .. } | Coll::Moves { .. } => (0..self.len(g, c)).any(|i| self.get(g, c, i) == v),
-            Coll::Zone(z) => v >= 0 && (v as usize) < c.card_zone.len() && c.card_zone[v as usize] == z,
+            Coll::Ray { .. } | Coll::Moves { .. } => {
+                (0..self.len(g, c)).any(|i| self.get(g, c, i) == v)
+            }
+            Coll::Zone(z) => {
+                v >= 0 && (v as usize) < c.card_zone.len() && c.card_zone[v as usize] == z
+            }
             Coll::ZoneAll(z) => {
                 v >= 0
                     && (v as usize) < c.card_zone.len()
@@ -245,7 +282,13 @@ impl Ev<'_> {
             }
             Expr::Bin(op, l, r) => return self.binary(*op, l, r),
             Expr::Call(b, args) => return self.call(*b, args),
-            Expr::Agg { kind, slot, coll, filter, body } => {
+            Expr::Agg {
+                kind,
+                slot,
+                coll,
+                filter,
+                body,
+            } => {
                 let coll = self.coll(coll)?;
                 let n = coll.len(self.g, c);
                 let mut acc: Option<i32> = None;
@@ -349,7 +392,11 @@ impl Ev<'_> {
             Builtin::Top | Builtin::Bottom => {
                 let z = self.zone(&args[0])?;
                 let zone = &c.zones[z as usize];
-                let card = if b == Builtin::Top { zone.last() } else { zone.first() };
+                let card = if b == Builtin::Top {
+                    zone.last()
+                } else {
+                    zone.first()
+                };
                 card.map(|x| *x as i32).unwrap_or(-1)
             }
             Builtin::Size => c.zones[self.zone(&args[0])? as usize].len() as i32,
@@ -413,11 +460,15 @@ impl Ev<'_> {
                 let (dx, dy) = (self.eval(&args[1])?, self.eval(&args[2])?);
                 shift(self.g, c, z, dx, dy)
             }
-            Builtin::Ray | Builtin::Moves => return Err("ray(...) and moves(...) are collections, not values"),
+            Builtin::Ray | Builtin::Moves => {
+                return Err("ray(...) and moves(...) are collections, not values");
+            }
             Builtin::Would => {
                 let card = self.card(&args[0])?;
                 let z = self.zone(&args[1])?;
-                let mut tmp = SCRATCH.with(|s| s.borrow_mut().pop()).unwrap_or_else(|| c.clone());
+                let mut tmp = SCRATCH
+                    .with(|s| s.borrow_mut().pop())
+                    .unwrap_or_else(|| c.clone());
                 tmp.copy_from(c);
                 for other in std::mem::take(&mut tmp.zones[z as usize]) {
                     tmp.card_zone[other as usize] = u16::MAX;
@@ -428,7 +479,12 @@ impl Ev<'_> {
                 }
                 tmp.zones[z as usize].push(card as u16);
                 tmp.card_zone[card as usize] = z;
-                let mut ev = Ev { g: self.g, c: &tmp, locals: self.locals, rng: None };
+                let mut ev = Ev {
+                    g: self.g,
+                    c: &tmp,
+                    locals: self.locals,
+                    rng: None,
+                };
                 let r = ev.eval(&args[2]);
                 SCRATCH.with(|s| s.borrow_mut().push(tmp));
                 r?
@@ -473,7 +529,9 @@ pub fn cell_xy(g: &Graph, c: &Core, inst: i32) -> Option<(i32, i32)> {
 /// The `i`-th cell (from 0) stepping from a cell along (dx, dy), or -1 past
 /// the edge. A merged group counts as one cell and is crossed along the line.
 pub fn ray_nth(g: &Graph, c: &Core, inst: i32, dx: i32, dy: i32, i: usize) -> i32 {
-    let Some((b, k)) = cell_of(g, c, inst) else { return -1 };
+    let Some((b, k)) = cell_of(g, c, inst) else {
+        return -1;
+    };
     if dx == 0 && dy == 0 {
         return inst;
     }
@@ -516,7 +574,14 @@ fn turn(dx: i8, dy: i8, facing: u8) -> (i32, i32) {
 fn move_len(g: &Graph, c: &Core, start: u16, m: (u8, i8, i8), facing: u8, n: u8) -> usize {
     let (dx, dy) = turn(m.1, m.2, facing);
     match m.0 {
-        1 => ray_len(g, c, start, dx.clamp(-64, 64) as i8, dy.clamp(-64, 64) as i8, n),
+        1 => ray_len(
+            g,
+            c,
+            start,
+            dx.clamp(-64, 64) as i8,
+            dy.clamp(-64, 64) as i8,
+            n,
+        ),
         _ => usize::from(ray_nth(g, c, start as i32, dx, dy, 0) >= 0),
     }
 }

@@ -5,9 +5,9 @@
 
 use super::eval::{Coll, Ev, Fault};
 use super::state::{Frame, State};
+use crate::check::hir::{Place, ProcKind};
 use crate::graph::{Graph, Node};
 use crate::syntax::ast::AssignOp;
-use crate::check::hir::{Place, ProcKind};
 use serde::{Deserialize, Serialize};
 
 /// One legal move: which arm of the pending choice, and the value it binds.
@@ -35,7 +35,11 @@ impl State {
     }
 
     /// Evaluate with the current frame's locals.
-    fn ev<T>(&mut self, g: &Graph, f: impl FnOnce(&mut Ev) -> Result<T, Fault>) -> Result<T, Fault> {
+    fn ev<T>(
+        &mut self,
+        g: &Graph,
+        f: impl FnOnce(&mut Ev) -> Result<T, Fault>,
+    ) -> Result<T, Fault> {
         let base = self.frame().base as usize;
         let mut ev = Ev {
             g,
@@ -82,7 +86,11 @@ impl State {
     fn trigger(&mut self, g: &Graph, inst: u16, card: i32) {
         let z = self.core.inst_zone[inst as usize];
         for r in g.triggers[z as usize].iter().rev() {
-            let args = if g.phases[*r as usize].params > 0 { &[card][..] } else { &[][..] };
+            let args = if g.phases[*r as usize].params > 0 {
+                &[card][..]
+            } else {
+                &[][..]
+            };
             self.call(g, *r, args);
         }
     }
@@ -91,7 +99,11 @@ impl State {
     /// Run until a decision, the end, or a fault, telling `visit` each
     /// (phase, node) executed (for coverage and tracing; a no-op closure
     /// costs nothing).
-    pub(crate) fn run_with<V: FnMut(u16, u32)>(&mut self, g: &Graph, visit: &mut V) -> Result<(), (Fault, At)> {
+    pub(crate) fn run_with<V: FnMut(u16, u32)>(
+        &mut self,
+        g: &Graph,
+        visit: &mut V,
+    ) -> Result<(), (Fault, At)> {
         let budget = self.steps + STEP_BUDGET;
         while !self.over && self.waiting.is_none() {
             let Some(fr) = self.frames.last().copied() else {
@@ -153,7 +165,12 @@ impl State {
                 self.locals[fr.base as usize + *iter as usize] = base as i32;
                 self.set_pc(next);
             }
-            Node::ForNext { slot, iter, filter, exit } => {
+            Node::ForNext {
+                slot,
+                iter,
+                filter,
+                exit,
+            } => {
                 let base = self.locals[fr.base as usize + *iter as usize] as usize;
                 loop {
                     let (len, pos) = (self.scratch[base], self.scratch[base + 1]);
@@ -182,7 +199,12 @@ impl State {
                 }
                 self.set_pc(*target);
             }
-            Node::Choose { who, otherwise, pass, .. } => {
+            Node::Choose {
+                who,
+                otherwise,
+                pass,
+                ..
+            } => {
                 let p = self.ev(g, |ev| ev.player(who))?;
                 let _ = pass;
                 if self.has_action(g)? {
@@ -230,7 +252,9 @@ impl State {
                 let (n, f, z) = self.ev(g, |ev| Ok((ev.eval(n)?, ev.zone(from)?, ev.zone(to)?)))?;
                 let mut last = None;
                 for _ in 0..n.max(0) {
-                    let Some(&c) = self.core.zones[f as usize].last() else { break };
+                    let Some(&c) = self.core.zones[f as usize].last() else {
+                        break;
+                    };
                     self.core.put(g, c, z, false);
                     last = Some(c as i32);
                 }
@@ -318,9 +342,17 @@ impl State {
 
     /// Walk the legal actions of the choice node at the current pc; `f`
     /// returns false to stop early.
-    pub(crate) fn for_each_action(&self, g: &Graph, with_pass: bool, mut f: impl FnMut(Action) -> bool) -> Result<(), Fault> {
-        let Some(fr) = self.frames.last() else { return Ok(()) };
-        let Node::Choose { arms, pass, .. } = &g.phases[fr.phase as usize].nodes[fr.pc as usize] else {
+    pub(crate) fn for_each_action(
+        &self,
+        g: &Graph,
+        with_pass: bool,
+        mut f: impl FnMut(Action) -> bool,
+    ) -> Result<(), Fault> {
+        let Some(fr) = self.frames.last() else {
+            return Ok(());
+        };
+        let Node::Choose { arms, pass, .. } = &g.phases[fr.phase as usize].nodes[fr.pc as usize]
+        else {
             return Ok(());
         };
         let mut buf = [0i32; 64];
@@ -333,7 +365,12 @@ impl State {
             heap = self.locals[fr.base as usize..].to_vec();
             &mut heap[..]
         };
-        let mut ev = Ev { g, c: &self.core, locals, rng: None };
+        let mut ev = Ev {
+            g,
+            c: &self.core,
+            locals,
+            rng: None,
+        };
         for (i, arm) in arms.iter().enumerate() {
             match &arm.bind {
                 None => {
@@ -342,7 +379,10 @@ impl State {
                     {
                         continue;
                     }
-                    if !f(Action { arm: i as u16, value: 0 }) {
+                    if !f(Action {
+                        arm: i as u16,
+                        value: 0,
+                    }) {
                         return Ok(());
                     }
                 }
@@ -361,7 +401,10 @@ impl State {
                         {
                             continue;
                         }
-                        if !f(Action { arm: i as u16, value: v }) {
+                        if !f(Action {
+                            arm: i as u16,
+                            value: v,
+                        }) {
                             return Ok(());
                         }
                     }
@@ -369,15 +412,24 @@ impl State {
             }
         }
         if with_pass && pass.is_some() {
-            f(Action { arm: Action::PASS, value: 0 });
+            f(Action {
+                arm: Action::PASS,
+                value: 0,
+            });
         }
         Ok(())
     }
 
     /// Take a decision at the pending choice (the caller checked legality) and run on.
-    pub(crate) fn take_with<V: FnMut(u16, u32)>(&mut self, g: &Graph, a: Action, visit: &mut V) -> Result<(), (Fault, At)> {
+    pub(crate) fn take_with<V: FnMut(u16, u32)>(
+        &mut self,
+        g: &Graph,
+        a: Action,
+        visit: &mut V,
+    ) -> Result<(), (Fault, At)> {
         let fr = self.frame();
-        let Node::Choose { arms, pass, .. } = &g.phases[fr.phase as usize].nodes[fr.pc as usize] else {
+        let Node::Choose { arms, pass, .. } = &g.phases[fr.phase as usize].nodes[fr.pc as usize]
+        else {
             return Err(("no decision is pending", (fr.phase, fr.pc)));
         };
         self.core.actor = self.waiting.take().map(i32::from).unwrap_or(-1);

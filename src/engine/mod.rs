@@ -37,15 +37,21 @@ pub fn compile(source: Source) -> Compiled {
     }
     let parse_failed = found.iter().any(Diagnostic::is_error);
     let (mut hir, check_diags) = crate::check::check(&file);
-    if let Some(crate::syntax::ast::Item::Variant(name, ..)) =
-        file.items.iter().find(|i| matches!(i, crate::syntax::ast::Item::Variant(..)))
+    if let Some(crate::syntax::ast::Item::Variant(name, ..)) = file
+        .items
+        .iter()
+        .find(|i| matches!(i, crate::syntax::ast::Item::Variant(..)))
     {
         hir.tables.name = format!("{} ({name})", hir.tables.name);
     }
     // After a syntax error, missing declarations are noise: keep the checker's
     // findings only about what did parse.
     if parse_failed {
-        found.extend(check_diags.into_iter().filter(|d| !matches!(d.code.as_str(), "E0108" | "E0109" | "E0107")));
+        found.extend(
+            check_diags
+                .into_iter()
+                .filter(|d| !matches!(d.code.as_str(), "E0108" | "E0109" | "E0107")),
+        );
     } else {
         found.extend(check_diags);
     }
@@ -135,18 +141,28 @@ impl Game {
     pub fn set_option(&self, opts: &mut [i32], name: &str, value: &str) -> Result<(), String> {
         let Some(i) = self.option_index(name) else {
             let names: Vec<&str> = self.options().iter().map(|o| o.name.as_str()).collect();
-            return Err(match crate::diag::did_you_mean(name, names.iter().copied()) {
-                Some(s) => format!("unknown option `{name}`: did you mean `{s}`?"),
-                None if names.is_empty() => format!("unknown option `{name}`: this game has no options"),
-                None => format!("unknown option `{name}`: the options are {}", names.join(", ")),
-            });
+            return Err(
+                match crate::diag::did_you_mean(name, names.iter().copied()) {
+                    Some(s) => format!("unknown option `{name}`: did you mean `{s}`?"),
+                    None if names.is_empty() => {
+                        format!("unknown option `{name}`: this game has no options")
+                    }
+                    None => format!(
+                        "unknown option `{name}`: the options are {}",
+                        names.join(", ")
+                    ),
+                },
+            );
         };
         let o = &self.options()[i];
         let v: i32 = value
             .parse()
             .map_err(|_| format!("option `{name}` takes a whole number, not `{value}`"))?;
         if v < o.min || v > o.max {
-            return Err(format!("option `{name}` must be in {}..{}, not {v}", o.min, o.max));
+            return Err(format!(
+                "option `{name}` must be in {}..{}, not {v}",
+                o.min, o.max
+            ));
         }
         opts[i] = v;
         Ok(())
@@ -202,11 +218,18 @@ fn with_base(path: &Path, text: String, depth: usize) -> Result<Source, Diagnost
     if depth > 8 {
         return Err(fail("variants extend each other in a circle".into()));
     }
-    let base_text = std::fs::read_to_string(&base_path)
-        .map_err(|e| fail(format!("cannot read the base `{}`: {e}", base_path.display())))?;
+    let base_text = std::fs::read_to_string(&base_path).map_err(|e| {
+        fail(format!(
+            "cannot read the base `{}`: {e}",
+            base_path.display()
+        ))
+    })?;
     let base_source = with_base(&base_path, base_text, depth + 1)?;
     let combined = format!("{}\n{}", base_source.text, text);
-    let mut source = Source::new(format!("{name} (after its base {})", base_path.display()), combined);
+    let mut source = Source::new(
+        format!("{name} (after its base {})", base_path.display()),
+        combined,
+    );
     source.base_len = base_source.text.len() as u32 + 1;
     Ok(source)
 }
@@ -232,10 +255,16 @@ fn digest(text: &str) -> u64 {
 impl State {
     /// Start a game: `players` seats, a seed, and one value per option
     /// (see [`Game::default_options`]). Runs to the first decision.
-    pub fn new(game: &Game, players: usize, seed: u64, options: &[i32]) -> Result<State, EngineError> {
+    pub fn new(
+        game: &Game,
+        players: usize,
+        seed: u64,
+        options: &[i32],
+    ) -> Result<State, EngineError> {
         let g = game.graph();
         let mut s = State::new_unstarted(game, players, seed, options)?;
-        s.run_with(g, &mut |_, _| {}).map_err(|(m, at)| s.fault(game, m, at))?;
+        s.run_with(g, &mut |_, _| {})
+            .map_err(|(m, at)| s.fault(game, m, at))?;
         Ok(s)
     }
 
@@ -248,11 +277,17 @@ impl State {
         visit: &mut impl FnMut(u16, u32),
     ) -> Result<State, EngineError> {
         let mut s = State::new_unstarted(game, players, seed, options)?;
-        s.run_with(game.graph(), visit).map_err(|(m, at)| s.fault(game, m, at))?;
+        s.run_with(game.graph(), visit)
+            .map_err(|(m, at)| s.fault(game, m, at))?;
         Ok(s)
     }
 
-    fn new_unstarted(game: &Game, players: usize, seed: u64, options: &[i32]) -> Result<State, EngineError> {
+    fn new_unstarted(
+        game: &Game,
+        players: usize,
+        seed: u64,
+        options: &[i32],
+    ) -> Result<State, EngineError> {
         let (lo, hi) = game.players();
         if players < lo || players > hi {
             return Err(EngineError::Setup(format!(
@@ -267,7 +302,8 @@ impl State {
                 options.len()
             )));
         }
-        State::create(game.graph(), players, seed, options).map_err(|m| EngineError::Setup(m.to_string()))
+        State::create(game.graph(), players, seed, options)
+            .map_err(|m| EngineError::Setup(m.to_string()))
     }
 
     /// Like [`State::apply_unchecked`], telling `visit` every (phase, node) executed.
@@ -277,7 +313,8 @@ impl State {
         action: Action,
         visit: &mut impl FnMut(u16, u32),
     ) -> Result<(), EngineError> {
-        self.take_with(game.graph(), action, visit).map_err(|(m, at)| self.fault(game, m, at))
+        self.take_with(game.graph(), action, visit)
+            .map_err(|(m, at)| self.fault(game, m, at))
     }
 
     fn fault(&self, game: &Game, message: &str, (phase, node): (u16, u32)) -> EngineError {
@@ -294,7 +331,11 @@ impl State {
 
     /// The player who must decide now, if any.
     pub fn chooser(&self) -> Option<usize> {
-        if self.over { None } else { self.waiting.map(usize::from) }
+        if self.over {
+            None
+        } else {
+            self.waiting.map(usize::from)
+        }
     }
 
     pub fn is_over(&self) -> bool {
@@ -357,20 +398,35 @@ impl State {
         }
         let scores = self.scores(game);
         let t = &game.graph().tables;
-        let best = if t.winners_highest { scores.iter().max() } else { scores.iter().min() };
-        let Some(best) = best.copied() else { return Vec::new() };
+        let best = if t.winners_highest {
+            scores.iter().max()
+        } else {
+            scores.iter().min()
+        };
+        let Some(best) = best.copied() else {
+            return Vec::new();
+        };
         (0..scores.len()).filter(|p| scores[*p] == best).collect()
     }
 
     /// The `winners` key for each player.
     pub fn scores(&self, game: &Game) -> Vec<i32> {
         let g = game.graph();
-        let Some(key) = &g.tables.winners_key else { return Vec::new() };
+        let Some(key) = &g.tables.winners_key else {
+            return Vec::new();
+        };
         (0..self.core.n as i32)
             .map(|p| {
                 let mut locals = [0i32; 16];
                 locals[0] = p;
-                eval::Ev { g, c: &self.core, locals: &mut locals, rng: None }.eval(key).unwrap_or(0)
+                eval::Ev {
+                    g,
+                    c: &self.core,
+                    locals: &mut locals,
+                    rng: None,
+                }
+                .eval(key)
+                .unwrap_or(0)
             })
             .collect()
     }
@@ -380,7 +436,13 @@ impl State {
         let g = game.graph();
         for (text, e) in &g.tables.invariants {
             let mut locals = [0i32; 16];
-            let ok = eval::Ev { g, c: &self.core, locals: &mut locals, rng: None }.eval(e);
+            let ok = eval::Ev {
+                g,
+                c: &self.core,
+                locals: &mut locals,
+                rng: None,
+            }
+            .eval(e);
             if ok != Ok(1) {
                 return Some(text.clone());
             }
@@ -400,12 +462,18 @@ impl State {
                 }
                 seen[c] = true;
                 if self.core.card_zone[c] as usize != z {
-                    return Err(EngineError::Conservation(format!("card {c} is indexed in the wrong zone")));
+                    return Err(EngineError::Conservation(format!(
+                        "card {c} is indexed in the wrong zone"
+                    )));
                 }
             }
         }
         match seen.iter().position(|s| !s) {
-            Some(c) => Err(EngineError::Conservation(format!("card {} ({}) has vanished", c, game.card_name(c)))),
+            Some(c) => Err(EngineError::Conservation(format!(
+                "card {} ({}) has vanished",
+                c,
+                game.card_name(c)
+            ))),
             None => Ok(()),
         }
     }

@@ -21,7 +21,11 @@ pub fn perft(game: &Game, state: &State, depth: u32) -> u64 {
             continue;
         }
         total += if next.turns > state.turns || next.is_over() {
-            if next.is_over() && depth > 1 { 0 } else { perft(game, &next, depth - 1) }
+            if next.is_over() && depth > 1 {
+                0
+            } else {
+                perft(game, &next, depth - 1)
+            }
         } else {
             // the same turn goes on (a follow-up decision): same depth
             perft(game, &next, depth)
@@ -40,7 +44,11 @@ pub fn divide(game: &Game, state: &State, depth: u32) -> Vec<(String, u64)> {
             continue;
         }
         let n = if depth <= 1 {
-            if next.turns > state.turns || next.is_over() { 1 } else { perft(game, &next, 1) }
+            if next.turns > state.turns || next.is_over() {
+                1
+            } else {
+                perft(game, &next, 1)
+            }
         } else if next.turns > state.turns || next.is_over() {
             perft(game, &next, depth - 1)
         } else {

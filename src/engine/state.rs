@@ -67,7 +67,11 @@ impl Core {
     }
 
     pub fn all_players(&self) -> Knowers {
-        if self.n >= 32 { u32::MAX } else { (1u32 << self.n) - 1 }
+        if self.n >= 32 {
+            u32::MAX
+        } else {
+            (1u32 << self.n) - 1
+        }
     }
 
     /// Who can see a card that lies in an instance.
@@ -108,7 +112,8 @@ impl Core {
             zone.push(card);
         }
         self.card_zone[card as usize] = inst;
-        let is_top_only = g.tables.zones[self.inst_zone[inst as usize] as usize].visibility == Visibility::Top;
+        let is_top_only =
+            g.tables.zones[self.inst_zone[inst as usize] as usize].visibility == Visibility::Top;
         if !(is_top_only && bottom) {
             self.known[card as usize] |= self.viewers(g, inst);
         }
@@ -197,12 +202,22 @@ pub enum EngineError {
 impl std::fmt::Display for EngineError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            EngineError::Setup(s) | EngineError::Illegal(s) | EngineError::Conservation(s) => f.write_str(s),
-            EngineError::Fault { message, phase, line, .. } => {
+            EngineError::Setup(s) | EngineError::Illegal(s) | EngineError::Conservation(s) => {
+                f.write_str(s)
+            }
+            EngineError::Fault {
+                message,
+                phase,
+                line,
+                ..
+            } => {
                 write!(f, "rules fault in phase `{phase}` (line {line}): {message}")
             }
             EngineError::Runaway { steps } => {
-                write!(f, "the rules ran {steps} steps without a decision: is there an endless loop?")
+                write!(
+                    f,
+                    "the rules ran {steps} steps without a decision: is there an endless loop?"
+                )
             }
         }
     }
@@ -212,7 +227,12 @@ impl std::error::Error for EngineError {}
 
 impl State {
     /// A fresh game, run up to its first decision.
-    pub(crate) fn create(g: &Graph, players: usize, seed: u64, opts: &[i32]) -> Result<State, Fault> {
+    pub(crate) fn create(
+        g: &Graph,
+        players: usize,
+        seed: u64,
+        opts: &[i32],
+    ) -> Result<State, Fault> {
         let t = &g.tables;
         let n = players as u8;
         let mut zone_base = Vec::new();
@@ -319,7 +339,18 @@ impl State {
 }
 
 /// Evaluate an expression outside any phase (variable initial values).
-pub(crate) fn eval_const(g: &Graph, core: &Core, e: &Expr, rng: &mut ChaCha8Rng) -> Result<i32, Fault> {
+pub(crate) fn eval_const(
+    g: &Graph,
+    core: &Core,
+    e: &Expr,
+    rng: &mut ChaCha8Rng,
+) -> Result<i32, Fault> {
     let mut locals = [0i32; 16];
-    Ev { g, c: core, locals: &mut locals, rng: Some(rng) }.eval(e)
+    Ev {
+        g,
+        c: core,
+        locals: &mut locals,
+        rng: Some(rng),
+    }
+    .eval(e)
 }

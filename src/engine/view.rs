@@ -2,10 +2,10 @@
 //! the table (hidden cards as `##`), the designer's view of everything, and
 //! arranging a position by card names for playtests.
 
+use super::Game;
 use super::eval::Ev;
 use super::exec::Action;
 use super::state::State;
-use super::Game;
 use crate::check::hir::{LabelPart, Ty};
 use crate::graph::Node;
 use crate::syntax::ast::{Shape, Visibility};
@@ -46,7 +46,11 @@ impl State {
             Ty::Player | Ty::Nothing if v < 0 => "none".into(),
             Ty::Player => format!("P{v}"),
             Ty::Bool => if v != 0 { "yes" } else { "no" }.into(),
-            Ty::Enum(e) => t.enums[e as usize].values.get(v as usize).cloned().unwrap_or_else(|| "none".into()),
+            Ty::Enum(e) => t.enums[e as usize]
+                .values
+                .get(v as usize)
+                .cloned()
+                .unwrap_or_else(|| "none".into()),
             Ty::Zone => self.zone_name(game, v as usize),
             _ => v.to_string(),
         }
@@ -73,12 +77,19 @@ impl State {
             return "pass".into();
         }
         let g = game.graph();
-        let Some(fr) = self.frames.last() else { return "?".into() };
+        let Some(fr) = self.frames.last() else {
+            return "?".into();
+        };
         let Node::Choose { arms, .. } = &g.phases[fr.phase as usize].nodes[fr.pc as usize] else {
             return "?".into();
         };
-        let Some(arm) = arms.get(action.arm as usize) else { return "?".into() };
-        let viewer = self.waiting.map(|p| Viewer::Seat(p as usize)).unwrap_or(Viewer::All);
+        let Some(arm) = arms.get(action.arm as usize) else {
+            return "?".into();
+        };
+        let viewer = self
+            .waiting
+            .map(|p| Viewer::Seat(p as usize))
+            .unwrap_or(Viewer::All);
         let mut locals = self.locals[fr.base as usize..].to_vec();
         if let Some(b) = &arm.bind {
             locals[b.slot as usize] = action.value;
@@ -88,7 +99,12 @@ impl State {
             match part {
                 LabelPart::Text(s) => out.push_str(s),
                 LabelPart::Expr(e, ty) => {
-                    let mut ev = Ev { g, c: &self.core, locals: &mut locals, rng: None };
+                    let mut ev = Ev {
+                        g,
+                        c: &self.core,
+                        locals: &mut locals,
+                        rng: None,
+                    };
                     match ev.eval(e) {
                         Ok(v) => out.push_str(&self.value_text(game, v, *ty, viewer)),
                         Err(_) => out.push('?'),
@@ -104,9 +120,19 @@ impl State {
         let g = game.graph();
         let fr = self.frames.last()?;
         let phase = &g.phases[fr.phase as usize];
-        let Node::Choose { arms, pass, .. } = &phase.nodes[fr.pc as usize] else { return None };
-        let target = if action.arm == Action::PASS { (*pass)? } else { arms.get(action.arm as usize)?.target };
-        let span = phase.spans.get(target as usize).copied().unwrap_or(phase.spans[fr.pc as usize]);
+        let Node::Choose { arms, pass, .. } = &phase.nodes[fr.pc as usize] else {
+            return None;
+        };
+        let target = if action.arm == Action::PASS {
+            (*pass)?
+        } else {
+            arms.get(action.arm as usize)?.target
+        };
+        let span = phase
+            .spans
+            .get(target as usize)
+            .copied()
+            .unwrap_or(phase.spans[fr.pc as usize]);
         Some((phase.name.clone(), game.source().line_of(span.start)))
     }
 
@@ -118,7 +144,11 @@ impl State {
             Viewer::All => "everything".to_string(),
             Viewer::Seat(p) => format!("P{p}"),
         };
-        let _ = writeln!(out, "{} - {} players - turn {} - view of {who}", t.name, self.core.n, self.turns);
+        let _ = writeln!(
+            out,
+            "{} - {} players - turn {} - view of {who}",
+            t.name, self.core.n, self.turns
+        );
         match (self.over, self.chooser()) {
             (true, _) => {
                 let w: Vec<String> = self.winners(game).iter().map(|p| format!("P{p}")).collect();
@@ -163,16 +193,28 @@ impl State {
                 }
                 continue;
             }
-            let count = if z.per_player { self.core.n as usize } else { 1 };
+            let count = if z.per_player {
+                self.core.n as usize
+            } else {
+                1
+            };
             for inst in base..base + count {
                 let cards = &self.core.zones[inst];
                 let name = self.zone_name(game, inst);
                 let text = match (z.shape, z.visibility) {
                     (Shape::Pile, Visibility::Hidden) if viewer != Viewer::All => String::new(),
                     (Shape::Pile, _) => {
-                        let shown = if z.visibility == Visibility::Top && viewer != Viewer::All { 1 } else { 6 };
+                        let shown = if z.visibility == Visibility::Top && viewer != Viewer::All {
+                            1
+                        } else {
+                            6
+                        };
                         let skip = cards.len().saturating_sub(shown);
-                        let mut s = if skip > 0 { format!("({skip} below) ") } else { String::new() };
+                        let mut s = if skip > 0 {
+                            format!("({skip} below) ")
+                        } else {
+                            String::new()
+                        };
                         let top: Vec<String> = cards[skip..]
                             .iter()
                             .map(|c| self.card_text(game, *c as i32, viewer))
@@ -224,16 +266,20 @@ impl State {
     pub fn find_zone(&self, game: &Game, name: &str) -> Result<usize, String> {
         let t = &game.graph().tables;
         let (zname, owner) = match name.split_once('.') {
-            Some((a, b)) if a.starts_with('P') && a[1..].parse::<usize>().is_ok() => (b, a[1..].parse().ok()),
+            Some((a, b)) if a.starts_with('P') && a[1..].parse::<usize>().is_ok() => {
+                (b, a[1..].parse().ok())
+            }
             Some((a, b)) => (a, b.parse::<usize>().ok()),
             None => (name, None),
         };
         let names: Vec<&str> = t.zones.iter().map(|z| z.name.as_str()).collect();
         let Some(zi) = t.zones.iter().position(|z| z.name == zname) else {
-            return Err(match crate::diag::did_you_mean(zname, names.iter().copied()) {
-                Some(s) => format!("unknown zone `{zname}`: did you mean `{s}`?"),
-                None => format!("unknown zone `{zname}`: the zones are {}", names.join(", ")),
-            });
+            return Err(
+                match crate::diag::did_you_mean(zname, names.iter().copied()) {
+                    Some(s) => format!("unknown zone `{zname}`: did you mean `{s}`?"),
+                    None => format!("unknown zone `{zname}`: the zones are {}", names.join(", ")),
+                },
+            );
         };
         let base = self.core.zone_base[zi] as usize;
         if let Some(b) = t.zones[zi].board {
@@ -251,8 +297,13 @@ impl State {
             (false, None) => Ok(base),
             (false, Some(_)) => Err(format!("zone `{zname}` is shared: write just `{zname}`")),
             (true, Some(p)) if p < self.core.n as usize => Ok(base + p),
-            (true, Some(p)) => Err(format!("there is no player P{p} (players are P0..P{})", self.core.n - 1)),
-            (true, None) => Err(format!("zone `{zname}` belongs to each player: write `P0.{zname}`")),
+            (true, Some(p)) => Err(format!(
+                "there is no player P{p} (players are P0..P{})",
+                self.core.n - 1
+            )),
+            (true, None) => Err(format!(
+                "zone `{zname}` belongs to each player: write `P0.{zname}`"
+            )),
         }
     }
 
@@ -265,7 +316,10 @@ impl State {
         let t = &game.graph().tables;
         // `arrange BOARD` with no cards clears every cell of a board.
         if cards.is_empty()
-            && let Some(zi) = t.zones.iter().position(|z| z.name == zone && z.board.is_some())
+            && let Some(zi) = t
+                .zones
+                .iter()
+                .position(|z| z.name == zone && z.board.is_some())
         {
             let base = self.core.zone_base[zi] as usize;
             for inst in base..base + self.core.zone_count[zi] as usize {
@@ -303,15 +357,21 @@ impl State {
                 }
                 None => {
                     let names: Vec<&str> = t.cards.iter().map(|c| c.name.as_str()).collect();
-                    return Err(match crate::diag::did_you_mean(name, names.iter().copied()) {
-                        Some(s) => format!("no card is named `{name}`: did you mean `{s}`?"),
-                        None => format!("no card is named `{name}`"),
-                    });
+                    return Err(
+                        match crate::diag::did_you_mean(name, names.iter().copied()) {
+                            Some(s) => format!("no card is named `{name}`: did you mean `{s}`?"),
+                            None => format!("no card is named `{name}`"),
+                        },
+                    );
                 }
             }
         }
         let g = game.graph();
-        let displaced: Vec<u16> = self.core.zones[inst].iter().copied().filter(|c| !chosen.contains(c)).collect();
+        let displaced: Vec<u16> = self.core.zones[inst]
+            .iter()
+            .copied()
+            .filter(|c| !chosen.contains(c))
+            .collect();
         // record where each chosen card came from (zone, index), then swap in
         let mut holes: Vec<(u16, usize)> = Vec::new();
         for c in &chosen {
@@ -377,27 +437,45 @@ impl State {
                     .strip_prefix('P')
                     .and_then(|n| n.parse::<usize>().ok())
                     .filter(|n| *n < self.core.n as usize)
-                    .ok_or_else(|| format!("`{p}` is not a seat: write P0..P{}", self.core.n - 1))?;
+                    .ok_or_else(|| {
+                        format!("`{p}` is not a seat: write P0..P{}", self.core.n - 1)
+                    })?;
                 (Some(seat), v)
             }
             None => (None, name),
         };
-        let names: Vec<&str> = t.vars.iter().filter(|v| !v.per_card).map(|v| v.name.as_str()).collect();
+        let names: Vec<&str> = t
+            .vars
+            .iter()
+            .filter(|v| !v.per_card)
+            .map(|v| v.name.as_str())
+            .collect();
         let Some(vi) = t.vars.iter().position(|v| v.name == vname && !v.per_card) else {
-            return Err(match crate::diag::did_you_mean(vname, names.iter().copied()) {
-                Some(s) => format!("unknown variable `{vname}`: did you mean `{s}`?"),
-                None => format!("unknown variable `{vname}`: the variables are {}", names.join(", ")),
-            });
+            return Err(
+                match crate::diag::did_you_mean(vname, names.iter().copied()) {
+                    Some(s) => format!("unknown variable `{vname}`: did you mean `{s}`?"),
+                    None => format!(
+                        "unknown variable `{vname}`: the variables are {}",
+                        names.join(", ")
+                    ),
+                },
+            );
         };
         let v = &t.vars[vi];
         let slot = match (v.per_player, owner) {
             (true, Some(p)) => self.core.var_base[vi] as usize + p,
             (false, None) => self.core.var_base[vi] as usize,
-            (true, None) => return Err(format!("`{vname}` belongs to each player: write `P0.{vname}`")),
+            (true, None) => {
+                return Err(format!(
+                    "`{vname}` belongs to each player: write `P0.{vname}`"
+                ));
+            }
             (false, Some(_)) => return Err(format!("`{vname}` is global: write just `{vname}`")),
         };
         let parsed = match v.ty {
-            Ty::Int => value.parse::<i32>().map_err(|_| format!("`{vname}` takes a number, not `{value}`"))?,
+            Ty::Int => value
+                .parse::<i32>()
+                .map_err(|_| format!("`{vname}` takes a number, not `{value}`"))?,
             Ty::Bool => match value {
                 "yes" | "true" => 1,
                 "no" | "false" => 0,
@@ -409,15 +487,21 @@ impl State {
                     .strip_prefix('P')
                     .and_then(|n| n.parse::<i32>().ok())
                     .filter(|n| *n >= 0 && *n < self.core.n as i32)
-                    .ok_or_else(|| format!("`{vname}` takes a seat P0..P{} or none, not `{value}`", self.core.n - 1))?,
+                    .ok_or_else(|| {
+                        format!(
+                            "`{vname}` takes a seat P0..P{} or none, not `{value}`",
+                            self.core.n - 1
+                        )
+                    })?,
             },
             Ty::Enum(e) => {
                 let values = &t.enums[e as usize].values;
-                values
-                    .iter()
-                    .position(|x| x == value)
-                    .ok_or_else(|| format!("`{vname}` takes one of {}, not `{value}`", values.join(", ")))?
-                    as i32
+                values.iter().position(|x| x == value).ok_or_else(|| {
+                    format!(
+                        "`{vname}` takes one of {}, not `{value}`",
+                        values.join(", ")
+                    )
+                })? as i32
             }
             Ty::Zone => match value {
                 "none" => -1,
@@ -429,7 +513,8 @@ impl State {
                     .cards
                     .iter()
                     .position(|c| c.name == value)
-                    .ok_or_else(|| format!("no card is named `{value}`"))? as i32,
+                    .ok_or_else(|| format!("no card is named `{value}`"))?
+                    as i32,
             },
             _ => return Err(format!("`{vname}` cannot be set by hand")),
         };

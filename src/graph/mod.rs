@@ -187,7 +187,13 @@ impl Lower {
     /// `ForStart; L: ForNext -> exit; body; Jump L; exit:`
     fn for_loop(&mut self, bind: &Bind, span: Span, body: impl FnOnce(&mut Lower)) {
         let iter = self.hidden();
-        self.push(Node::ForStart { coll: bind.coll.clone(), iter }, span);
+        self.push(
+            Node::ForStart {
+                coll: bind.coll.clone(),
+                iter,
+            },
+            span,
+        );
         let head = self.push(
             Node::ForNext {
                 slot: bind.slot,
@@ -212,7 +218,13 @@ impl Lower {
         }
     }
 
-    fn arms(&mut self, arms: &[hir::Arm], span: Span, after: &mut Vec<usize>, window_iter: Option<u16>) -> Vec<Arm> {
+    fn arms(
+        &mut self,
+        arms: &[hir::Arm],
+        span: Span,
+        after: &mut Vec<usize>,
+        window_iter: Option<u16>,
+    ) -> Vec<Arm> {
         let mut out = Vec::new();
         for a in arms {
             out.push(Arm {
@@ -223,7 +235,13 @@ impl Lower {
             });
             self.block(&a.body);
             let j = match window_iter {
-                Some(iter) => self.push(Node::Exit { iter: Some(iter), target: 0 }, a.span),
+                Some(iter) => self.push(
+                    Node::Exit {
+                        iter: Some(iter),
+                        target: 0,
+                    },
+                    a.span,
+                ),
                 None => self.push(Node::Jump(0), a.span),
             };
             after.push(j);
@@ -272,7 +290,11 @@ impl Lower {
                 self.close_loop(exit);
             }
             StmtKind::For(bind, body) => self.for_loop(bind, span, |l| l.block(body)),
-            StmtKind::Choose { who, arms, otherwise } => {
+            StmtKind::Choose {
+                who,
+                arms,
+                otherwise,
+            } => {
                 let at = self.push(
                     Node::Choose {
                         who: who.clone(),
@@ -293,12 +315,20 @@ impl Lower {
                 for j in after {
                     self.patch(j, end);
                 }
-                if let Node::Choose { arms, otherwise, .. } = &mut self.nodes[at] {
+                if let Node::Choose {
+                    arms, otherwise, ..
+                } = &mut self.nodes[at]
+                {
                     *arms = lowered;
                     *otherwise = other;
                 }
             }
-            StmtKind::Window { slot, from, filter, arms } => {
+            StmtKind::Window {
+                slot,
+                from,
+                filter,
+                arms,
+            } => {
                 let bind = Bind {
                     slot: *slot,
                     coll: Expr::Call(hir::Builtin::Order, vec![from.clone()]),
@@ -320,7 +350,10 @@ impl Lower {
                     let lowered = l.arms(arms, span, &mut after, iter);
                     // an arm taken closes the window: its Exit jumps past the loop
                     l.loops.last_mut().expect("loop").1.extend(after);
-                    if let Node::Choose { arms, otherwise, .. } = &mut l.nodes[at] {
+                    if let Node::Choose {
+                        arms, otherwise, ..
+                    } = &mut l.nodes[at]
+                    {
                         *arms = lowered;
                         // nobody able to act in this seat: treat as a pass
                         *otherwise = Some(head);
@@ -328,10 +361,24 @@ impl Lower {
                 });
             }
             StmtKind::Move { what, to, bottom } => {
-                self.push(Node::Move { what: what.clone(), to: to.clone(), bottom: *bottom }, span);
+                self.push(
+                    Node::Move {
+                        what: what.clone(),
+                        to: to.clone(),
+                        bottom: *bottom,
+                    },
+                    span,
+                );
             }
             StmtKind::MoveAll { from, to, bottom } => {
-                self.push(Node::MoveAll { from: from.clone(), to: to.clone(), bottom: *bottom }, span);
+                self.push(
+                    Node::MoveAll {
+                        from: from.clone(),
+                        to: to.clone(),
+                        bottom: *bottom,
+                    },
+                    span,
+                );
             }
             StmtKind::Deal(n, f, t) => {
                 self.push(Node::Deal(n.clone(), f.clone(), t.clone()), span);

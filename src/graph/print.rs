@@ -14,7 +14,10 @@ pub fn fmt_expr(t: &Tables, locals: &[String], e: &Expr) -> String {
         Expr::Nothing => "none".into(),
         Expr::Opt(o) => t.options[*o as usize].name.clone(),
         Expr::Global(v) => t.vars[*v as usize].name.clone(),
-        Expr::Local(l) => locals.get(*l as usize).cloned().unwrap_or_else(|| format!("${l}")),
+        Expr::Local(l) => locals
+            .get(*l as usize)
+            .cloned()
+            .unwrap_or_else(|| format!("${l}")),
         Expr::PerPlayer(v, p) => format!("{}.{}", f(p), t.vars[*v as usize].name),
         Expr::PerCard(v, c) => format!("{}.{}", f(c), t.vars[*v as usize].name),
         Expr::Table(tb, k) => format!("{}[{}]", t.tables[*tb as usize].name, f(k)),
@@ -37,11 +40,27 @@ pub fn fmt_expr(t: &Tables, locals: &[String], e: &Expr) -> String {
         Expr::Cond(c, a, b) => format!("(if {} then {} else {})", f(c), f(a), f(b)),
         Expr::Bin(op, l, r) => format!("({} {} {})", f(l), binop(*op), f(r)),
         Expr::Call(b, args) => {
-            let name = Builtin::ALL.iter().find(|(_, x)| x == b).map(|(n, _)| *n).unwrap_or("?");
-            format!("{name}({})", args.iter().map(f).collect::<Vec<_>>().join(", "))
+            let name = Builtin::ALL
+                .iter()
+                .find(|(_, x)| x == b)
+                .map(|(n, _)| *n)
+                .unwrap_or("?");
+            format!(
+                "{name}({})",
+                args.iter().map(f).collect::<Vec<_>>().join(", ")
+            )
         }
-        Expr::Agg { kind, slot, coll, filter, body } => {
-            let v = locals.get(*slot as usize).cloned().unwrap_or_else(|| format!("${slot}"));
+        Expr::Agg {
+            kind,
+            slot,
+            coll,
+            filter,
+            body,
+        } => {
+            let v = locals
+                .get(*slot as usize)
+                .cloned()
+                .unwrap_or_else(|| format!("${slot}"));
             let name = match kind {
                 AggKind::Sum => "sum",
                 AggKind::Min => "min",
@@ -105,7 +124,9 @@ pub fn describe(g: &Graph, phase: &Phase, node: &Node) -> String {
             let target = match place {
                 Place::Local(s) => l.get(*s as usize).cloned().unwrap_or_default(),
                 Place::Global(v) => t.vars[*v as usize].name.clone(),
-                Place::PerPlayer(v, p) | Place::PerCard(v, p) => format!("{}.{}", f(p), t.vars[*v as usize].name),
+                Place::PerPlayer(v, p) | Place::PerCard(v, p) => {
+                    format!("{}.{}", f(p), t.vars[*v as usize].name)
+                }
             };
             let op = match op {
                 AssignOp::Set => "=",
@@ -125,13 +146,20 @@ pub fn describe(g: &Graph, phase: &Phase, node: &Node) -> String {
             }
         }
         Node::Exit { .. } => "break".into(),
-        Node::Choose { who, arms, pass, .. } => {
+        Node::Choose {
+            who, arms, pass, ..
+        } => {
             let kind = if pass.is_some() { "window" } else { "choose" };
             let labels: Vec<String> = arms.iter().map(|a| fmt_label(t, l, &a.label)).collect();
             format!("{kind} {}: {}", f(who), labels.join(" | "))
         }
         Node::Move { what, to, bottom } => {
-            format!("move {} to {}{}", f(what), f(to), if *bottom { " at bottom" } else { "" })
+            format!(
+                "move {} to {}{}",
+                f(what),
+                f(to),
+                if *bottom { " at bottom" } else { "" }
+            )
         }
         Node::MoveAll { from, to, .. } => format!("move all {} to {}", f(from), f(to)),
         Node::Deal(n, a, b) => format!("deal {} from {} to {}", f(n), f(a), f(b)),
@@ -145,7 +173,11 @@ pub fn describe(g: &Graph, phase: &Phase, node: &Node) -> String {
         Node::Checkpoint => "checkpoint".into(),
         Node::Rollback => "rollback".into(),
         Node::Call(p, args) => {
-            format!("{}({})", g.phases[*p as usize].name, args.iter().map(f).collect::<Vec<_>>().join(", "))
+            format!(
+                "{}({})",
+                g.phases[*p as usize].name,
+                args.iter().map(f).collect::<Vec<_>>().join(", ")
+            )
         }
     }
 }
@@ -159,7 +191,10 @@ fn esc(s: &str) -> String {
 pub fn to_dot(g: &Graph) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "digraph \"{}\" {{", esc(&g.tables.name));
-    let _ = writeln!(out, "  node [shape=box, fontname=\"monospace\", fontsize=10];");
+    let _ = writeln!(
+        out,
+        "  node [shape=box, fontname=\"monospace\", fontsize=10];"
+    );
     for (pi, p) in g.phases.iter().enumerate() {
         let _ = writeln!(out, "  subgraph cluster_{pi} {{");
         let _ = writeln!(out, "    label=\"{:?} {}\";", p.kind, esc(&p.name));
@@ -169,13 +204,21 @@ pub fn to_dot(g: &Graph) -> String {
                 Node::EndGame | Node::Return | Node::Leave(_) => ", shape=oval",
                 _ => "",
             };
-            let _ = writeln!(out, "    p{pi}n{ni} [label=\"{ni}: {}\"{shape}];", esc(&describe(g, p, n)));
+            let _ = writeln!(
+                out,
+                "    p{pi}n{ni} [label=\"{ni}: {}\"{shape}];",
+                esc(&describe(g, p, n))
+            );
         }
         let _ = writeln!(out, "  }}");
         for (ni, n) in p.nodes.iter().enumerate() {
             let next = ni + 1;
             let edge = |out: &mut String, to: u32, label: &str| {
-                let _ = writeln!(out, "  p{pi}n{ni} -> p{pi}n{to} [label=\"{}\"];", esc(label));
+                let _ = writeln!(
+                    out,
+                    "  p{pi}n{ni} -> p{pi}n{to} [label=\"{}\"];",
+                    esc(label)
+                );
             };
             match n {
                 Node::Jump(t) => edge(&mut out, *t, ""),
@@ -188,9 +231,18 @@ pub fn to_dot(g: &Graph) -> String {
                     edge(&mut out, *exit, "done");
                 }
                 Node::Exit { target, .. } => edge(&mut out, *target, ""),
-                Node::Choose { arms, otherwise, pass, .. } => {
+                Node::Choose {
+                    arms,
+                    otherwise,
+                    pass,
+                    ..
+                } => {
                     for a in arms {
-                        edge(&mut out, a.target, &fmt_label(&g.tables, &p.local_names, &a.label));
+                        edge(
+                            &mut out,
+                            a.target,
+                            &fmt_label(&g.tables, &p.local_names, &a.label),
+                        );
                     }
                     if let Some(o) = otherwise {
                         edge(&mut out, *o, "otherwise");
@@ -214,5 +266,6 @@ pub fn to_dot(g: &Graph) -> String {
 
 /// The graph as pretty RON.
 pub fn to_ron(g: &Graph) -> String {
-    ron::ser::to_string_pretty(g, ron::ser::PrettyConfig::default()).unwrap_or_else(|e| format!("// {e}\n"))
+    ron::ser::to_string_pretty(g, ron::ser::PrettyConfig::default())
+        .unwrap_or_else(|e| format!("// {e}\n"))
 }

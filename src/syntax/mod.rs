@@ -60,8 +60,9 @@ pub fn merge_variant(file: &mut File, boundary: u32) {
         .filter(|i| item_start(i) >= boundary)
         .filter_map(item_key)
         .collect();
-    file.items
-        .retain(|i| item_start(i) >= boundary || item_key(i).is_none_or(|k| !replaced.contains(&k)));
+    file.items.retain(|i| {
+        item_start(i) >= boundary || item_key(i).is_none_or(|k| !replaced.contains(&k))
+    });
 }
 
 #[derive(pest_derive::Parser)]

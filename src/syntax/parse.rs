@@ -78,7 +78,10 @@ impl Builder {
     }
 
     fn string(&self, p: Pair<Rule>) -> String {
-        p.into_inner().next().map(|i| i.as_str().to_string()).unwrap_or_default()
+        p.into_inner()
+            .next()
+            .map(|i| i.as_str().to_string())
+            .unwrap_or_default()
     }
 
     pub fn file(&mut self, p: Pair<Rule>) -> File {
@@ -142,7 +145,12 @@ impl Builder {
                 let params = self.params(i.next().expect("params"));
                 let ret = self.name(i.next().expect("type"));
                 let body = self.expr(i.next().expect("body"));
-                Item::Fn(FnDecl { name, params, ret, body })
+                Item::Fn(FnDecl {
+                    name,
+                    params,
+                    ret,
+                    body,
+                })
             }
             Rule::phase_decl => Item::Phase(self.phase_decl(p, PhaseKind::Phase)),
             Rule::turn_decl => Item::Phase(self.phase_decl(p, PhaseKind::Turn)),
@@ -675,14 +683,25 @@ impl Builder {
                 Ok(mut pairs) => {
                     let saved = self.offset;
                     self.offset = base + open + 1;
-                    let e = pairs.next().expect("expr_only").into_inner().next().expect("expr");
+                    let e = pairs
+                        .next()
+                        .expect("expr_only")
+                        .into_inner()
+                        .next()
+                        .expect("expr");
                     parts.push(InterpPart::Expr(self.expr(e)));
                     self.offset = saved;
                 }
                 Err(_) => self.errors.push(
-                    Diagnostic::error("E0003", "this label holds an expression that does not parse")
-                        .label(Span::new(base + open, base + close + 1), "not an expression")
-                        .help("inside `{ }` write an expression such as `{c}` or `{pos(c) + 1}`"),
+                    Diagnostic::error(
+                        "E0003",
+                        "this label holds an expression that does not parse",
+                    )
+                    .label(
+                        Span::new(base + open, base + close + 1),
+                        "not an expression",
+                    )
+                    .help("inside `{ }` write an expression such as `{c}` or `{pos(c) + 1}`"),
                 ),
             }
             rest = close + 1;
