@@ -96,6 +96,15 @@ pub fn check(file: &ast::File) -> (Hir, Vec<Diagnostic>) {
     c.check_winners(file);
     c.check_invariants(file);
     c.check_program(file);
+    if file.items.is_empty() {
+        // One message for an empty file, not one per missing declaration.
+        c.diags.retain(|d| d.code != "E0109");
+        c.diags.push(
+            Diagnostic::error("E0109", "the rules file is empty")
+                .label(Span::new(0, 0), "nothing is declared")
+                .help("a game needs at least `game \"Name\" { players 2..4 }`, a `start { ... }` block and a `winners` rule"),
+        );
+    }
     let hir = Hir {
         tables: c.tables,
         procs: c.procs,
