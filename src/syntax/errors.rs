@@ -694,7 +694,14 @@ fn to_diagnostic(
     let expected_text = join_or(&expected);
     let end = code_end(chunk);
     let b = braces(chunk);
-    if let Some(stray) = b.stray {
+    // A `}` too many, if the parse went wrong after it (before it, the
+    // mistake is elsewhere, such as a missing `{`).
+    let trigger = b
+        .stray
+        .map(|stray| b.early.map_or(stray, |(e, _)| e.min(stray)));
+    if let Some(stray) = b.stray
+        && trigger.is_some_and(|t| pos > t)
+    {
         let at = offset + stray;
         return match b.early {
             Some((early, opened)) if early < stray => {
