@@ -1,13 +1,17 @@
 //! Tests as data: every REPL script under `tests/scripts/` (`*.grail`) runs
 //! in-process and its transcript (commands echoed) is snapshotted with insta
 //! in `tests/scripts/snapshots/`. A script names its game on a header line:
-//! `# args: rules/tamoul.rules --players 4 --seed 7 --set target=30`.
-//! Also: the transcript in docs/repl.md is the output of `tour.grail`, any
-//! input line is handled without a panic, and piping into the binary works.
+//! `# args: rules/tamoul.rules --players 4 --seed 7 --set target=30`, and
+//! may write files under `$SCRATCH`, a fresh folder per script.
+//! Also: docs/repl.md shows the output of `tour.grail` and the command
+//! reference drawn from the command table; any input line is handled without
+//! a panic; piping into the binary works; save -> load reproduces a game
+//! exactly; reload follows an edited rules file (or keeps the old rules when
+//! the new ones have errors).
 
 use clap::Parser;
 use grail::repl::{PlayArgs, Session, script_output};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// The `grail play` arguments, parsed exactly as the command line is.
 #[derive(Parser)]
@@ -39,9 +43,26 @@ fn header_args(path: &Path, text: &str) -> PlayArgs {
     args
 }
 
+/// A fresh folder for one test's files.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("grail-scripts-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
 fn transcript(path: &Path) -> String {
     let text = std::fs::read_to_string(path).unwrap();
-    script_output(&header_args(path, &text), &text, true)
+    if !text.contains("$SCRATCH") {
+        return script_output(&header_args(path, &text), &text, true);
+    }
+    let stem = path.file_stem().unwrap().to_string_lossy();
+    let dir = scratch(&stem);
+    let dir_text = dir.display().to_string();
+    let text = text.replace("$SCRATCH", &dir_text);
+    let out = script_output(&header_args(path, &text), &text, true);
+    let _ = std::fs::remove_dir_all(&dir);
+    out.replace(&dir_text, "$SCRATCH")
 }
 
 #[test]
@@ -67,6 +88,43 @@ fn docs_transcript_is_current() {
     );
 }
 
+const BEGIN: &str = "<!-- BEGIN command reference: generated from src/repl/commands.rs -->\n";
+const END: &str = "<!-- END command reference -->\n";
+
+/// docs/repl.md has the command reference that `help CMD` prints, from the
+/// same table. `UPDATE_DOCS=1 cargo test --test scripts` rewrites it.
+#[test]
+fn docs_reference_is_current() {
+    let doc = std::fs::read_to_string("docs/repl.md").unwrap();
+    let (Some(a), Some(b)) = (doc.find(BEGIN), doc.find(END)) else {
+        panic!("docs/repl.md needs the markers:\n{BEGIN}{END}");
+    };
+    let want = format!("\n{}", grail::repl::commands::reference());
+    let have = &doc[a + BEGIN.len()..b];
+    if have != want && std::env::var_os("UPDATE_DOCS").is_some() {
+        let new = format!("{}{want}{}", &doc[..a + BEGIN.len()], &doc[b..]);
+        std::fs::write("docs/repl.md", new).unwrap();
+        return;
+    }
+    assert!(
+        have == want,
+        "docs/repl.md's command reference is out of date: run UPDATE_DOCS=1 cargo test --test scripts"
+    );
+    // every command has its section, and `help CMD` says what the page says
+    for c in grail::repl::COMMANDS {
+        let heading = format!("#### `{}", grail::repl::commands::usage(c));
+        assert!(doc.contains(&heading), "docs/repl.md lacks `{heading}`");
+        let help = grail::repl::commands::help_one(c);
+        for line in help.lines().skip(2).filter(|l| !l.starts_with("also:")) {
+            assert!(
+                have.contains(line),
+                "`help {}` says what the page does not: {line}",
+                c.name
+            );
+        }
+    }
+}
+
 /// No input makes the REPL panic, and a bad line leaves the state as it was.
 #[test]
 fn any_line_is_safe() {
@@ -84,6 +142,26 @@ fn any_line_is_safe() {
         "options",
         "help",
         "quit",
+        "redo",
+        "explain",
+        "bot",
+        "trace",
+        "set",
+        "variant",
+        "restart",
+        "load",
+        "reload",
+        "--seed",
+        "--force",
+        "greedy",
+        "random",
+        "off",
+        "on",
+        "round",
+        "turn",
+        "target",
+        "threshold",
+        "default",
         "0",
         "1",
         "2",
@@ -118,7 +196,9 @@ fn any_line_is_safe() {
     let mut runner = proptest::test_runner::TestRunner::new(ProptestConfig::with_cases(300));
     runner
         .run(&prop::collection::vec(line, 1..12), |lines| {
-            let mut s = Session::new(&game, 3, 5, &game.default_options()).unwrap();
+            let mut s = Session::new(&game, 3, 5, &game.default_options())
+                .unwrap()
+                .with_rules_path("rules/tamoul.rules");
             for line in &lines {
                 let before = serde_saved(&s);
                 let mut out = String::new();
@@ -174,6 +254,154 @@ fn piped_stdin_runs_as_a_script() {
     assert_eq!(
         text,
         "# a comment\n> moves\nP0 to choose:\n  1. draw from the pile\n> bogus\n\
-         error: unknown command 'bogus'; commands: state, moves, play, undo, auto, view, arrange, put, log, options, help, quit\n"
+         error: unknown command 'bogus'; `help` lists the commands\n"
     );
+}
+
+fn run(s: &mut Session, script: &str) -> String {
+    grail::repl::session_output(s, script, true)
+}
+
+/// Everything a designer can see of a game: the god view, each seat's view,
+/// the moves, the log; and the state itself.
+fn fingerprint(s: &mut Session) -> String {
+    let mut seen = format!("{:?}\n", s.state);
+    seen.push_str(&run(s, "view all\nview 0\nview 1\nview 2\nmoves\nlog"));
+    seen
+}
+
+/// save -> load gives back exactly the same game, and its undo history.
+#[test]
+fn save_then_load_reproduces_the_game() {
+    let dir = scratch("round-trip");
+    let file = dir.join("game.ron");
+    let game = grail::Game::load("rules/tamoul.rules").unwrap();
+    let mut opts = game.default_options();
+    game.set_option(&mut opts, "target", "40").unwrap();
+    let mut a = Session::new(&game, 3, 11, &opts)
+        .unwrap()
+        .with_rules_path("rules/tamoul.rules");
+    let out = run(
+        &mut a,
+        "auto 7\narrange P1.slots red-0 red-0 black-1 red-1\nput P2.score 12\nauto 12\nundo 2",
+    );
+    assert!(!out.contains("error:"), "{out}");
+    let n = a.history.len();
+    assert!(n > 10, "the game went on: {n} steps");
+    let out = run(&mut a, &format!("save {}", file.display()));
+    assert!(out.contains(&format!("saved {n} steps")), "{out}");
+    let mut b = Session::new(&game, 2, 99, &game.default_options())
+        .unwrap()
+        .with_rules_path("rules/tamoul.rules");
+    let out = run(&mut b, &format!("load {}", file.display()));
+    assert!(out.contains(&format!("replayed {n} steps")), "{out}");
+    assert_eq!(fingerprint(&mut a), fingerprint(&mut b));
+    assert_eq!(a.state.core.opts, b.state.core.opts);
+    assert_eq!((a.seed, a.players), (b.seed, b.players));
+    // the undo history came back too: undo everything, and both are at the start
+    run(&mut a, &format!("undo {n}"));
+    run(&mut b, &format!("undo {n}"));
+    assert_eq!(fingerprint(&mut a), fingerprint(&mut b));
+    // the file is what `SavedGame` reads back
+    let text = std::fs::read_to_string(&file).unwrap();
+    let saved = grail::repl::saved::SavedGame::parse(&text).unwrap();
+    assert_eq!(saved.to_ron(), text);
+    assert_eq!(saved.digest, game.digest());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A copy of the race fixture in a scratch folder, and a session on it.
+fn race_copy(name: &str, sets: &[(&str, &str)]) -> (PathBuf, PathBuf, Session) {
+    let dir = scratch(name);
+    let file = dir.join("race.rules");
+    std::fs::copy("tests/scripts/repl/files/race.rules", &file).unwrap();
+    let game = grail::Game::load(&file).unwrap();
+    let mut opts = game.default_options();
+    for (k, v) in sets {
+        game.set_option(&mut opts, k, v).unwrap();
+    }
+    let s = Session::new(&game, 2, 3, &opts)
+        .unwrap()
+        .with_rules_path(&file);
+    (dir, file, s)
+}
+
+fn edit(file: &Path, from: &str, to: &str) {
+    let text = std::fs::read_to_string(file).unwrap();
+    assert!(text.contains(from), "the fixture has no `{from}`");
+    std::fs::write(file, text.replace(from, to)).unwrap();
+}
+
+/// The designer edits an option's default and reloads: the game is replayed
+/// with the new default; an option set by hand keeps its value.
+#[test]
+fn reload_follows_an_edited_option_default() {
+    let (dir, file, mut s) = race_copy("reload-default", &[("tiles", "3")]);
+    run(&mut s, "play 1\nplay 2");
+    let before = run(&mut s, "log");
+    edit(&file, "option goal = 8 in", "option goal = 3 in");
+    edit(&file, "option tiles = 2 in", "option tiles = 1 in");
+    let out = run(&mut s, "reload");
+    let path = file.display();
+    assert!(
+        out.contains(&format!("reloaded {path} (the rules changed)")),
+        "{out}"
+    );
+    assert!(out.contains("option goal: default 8 -> 3"), "{out}");
+    assert!(out.contains("option goal: 8 -> 3 in this game"), "{out}");
+    assert!(out.contains("option tiles: default 2 -> 1"), "{out}");
+    assert!(
+        !out.contains("option tiles: 3 ->"),
+        "tiles was set by hand: {out}"
+    );
+    assert!(out.contains("replayed 2 steps"), "{out}");
+    let goal = s.game.option_index("goal").unwrap();
+    let tiles = s.game.option_index("tiles").unwrap();
+    assert_eq!((s.state.core.opts[goal], s.state.core.opts[tiles]), (3, 3));
+    assert_eq!(run(&mut s, "log"), before);
+    // and a restart keeps both
+    run(&mut s, "restart");
+    assert_eq!((s.state.core.opts[goal], s.state.core.opts[tiles]), (3, 3));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A rules file with errors: its diagnostics, one error line, the old game.
+#[test]
+fn reload_with_errors_keeps_the_game() {
+    let (dir, file, mut s) = race_copy("reload-errors", &[]);
+    run(&mut s, "play 1");
+    let before = fingerprint(&mut s);
+    edit(&file, "p.points += c.value", "p.points += c.colour");
+    let out = run(&mut s, "reload");
+    assert!(
+        out.contains("colour"),
+        "the diagnostics name the problem: {out}"
+    );
+    let last = out.lines().last().unwrap();
+    assert!(
+        last.starts_with("error: ")
+            && last.ends_with("the game goes on with the rules loaded before"),
+        "{out}"
+    );
+    assert_eq!(fingerprint(&mut s), before);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// When an edit makes a move impossible, the replay stops just before it.
+#[test]
+fn reload_says_where_the_game_diverges() {
+    let (dir, file, mut s) = race_copy("reload-diverges", &[]);
+    run(&mut s, "play pass\nplay 1\nplay 2");
+    edit(&file, "\"play {c}\" for c", "\"use {c}\" for c");
+    let out = run(&mut s, "reload");
+    assert!(!out.contains("replayed "), "{out}");
+    assert!(
+        out.contains("the game diverges at step 2 (P1: play tile-"),
+        "{out}"
+    );
+    assert!(out.contains("no move is labelled 'play tile-"), "{out}");
+    assert!(out.contains("kept the 1 step before it"), "{out}");
+    assert_eq!(s.history.len(), 1);
+    assert!(run(&mut s, "moves").contains("1. use tile-"));
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -1,20 +1,28 @@
 //! The designer's REPL: `grail play FILE` opens a game and reads commands
-//! (`state`, `moves`, `play`, `undo`, `auto`, `view`, `arrange`, `log`,
-//! `options`, `help`, `quit`) from a line editor, a script file or a pipe.
+//! from a line editor, a script file or a pipe (see docs/repl.md).
 //!
-//! `session.rs` holds the game being explored and runs one command line,
-//! `commands.rs` is the command table and its handlers, `script.rs` runs
-//! scripts (and is the in-process runner for tests). This file is the CLI
-//! entry: arguments, setup and the interactive loop. The line editor has no
-//! helper yet; completion can plug one in from [`commands::COMMANDS`] and
-//! [`Session::labels`].
+//! `session.rs` holds the game being explored and runs one command line;
+//! `commands.rs` is the command table (the source of `help` and of the
+//! command reference in docs/repl.md) and dispatch; the handlers are in
+//! `look.rs` (seeing), `step.rs` (moving, bots, trace) and `house.rs`
+//! (options, restart, save/load/reload, with `saved.rs` for the file format
+//! and replays). `complete.rs` and `editor.rs` are the interactive side
+//! (completion, hints, history, colour); `script.rs` runs scripts (and is the
+//! in-process runner for tests). This file is the CLI entry: arguments and
+//! setup.
 
 pub mod commands;
+pub mod complete;
+pub mod editor;
+pub mod house;
+pub mod look;
+pub mod saved;
 pub mod script;
 pub mod session;
+pub mod step;
 
 pub use commands::{COMMANDS, Command, Flow};
-pub use script::{run_lines, run_script, script_output};
+pub use script::{run_lines, run_script, script_output, session_output};
 pub use session::Session;
 
 use crate::Game;
@@ -40,6 +48,13 @@ pub struct PlayArgs {
     /// In script mode, print each command as `> command` before its output.
     #[arg(long)]
     pub echo: bool,
+    /// Keep the line history in this file (default: $GRAIL_HISTORY, else
+    /// $XDG_DATA_HOME/grail/history, else ~/.local/share/grail/history).
+    #[arg(long, value_name = "FILE")]
+    pub history: Option<PathBuf>,
+    /// Keep no history file.
+    #[arg(long, conflicts_with = "history")]
+    pub no_history: bool,
 }
 
 /// The option values after applying `NAME=VALUE` settings to the defaults.
@@ -83,7 +98,7 @@ pub fn run(args: PlayArgs) -> u8 {
     let players = args.players.unwrap_or(game.players().0);
     let seed = args.seed.unwrap_or_else(random_seed);
     let mut session = match Session::new(&game, players, seed, &opts) {
-        Ok(s) => s,
+        Ok(s) => s.with_rules_path(&args.file),
         Err(e) => {
             eprintln!("error: {e}");
             return 2;
@@ -117,44 +132,18 @@ pub fn run(args: PlayArgs) -> u8 {
             let _ = run_lines(&mut session, &text, args.echo, &mut out);
             0
         }
-        None => interactive(&mut session, players, seed),
-    }
-}
-
-fn interactive(session: &mut Session, players: usize, seed: u64) -> u8 {
-    use rustyline::error::ReadlineError;
-    let mut editor = match rustyline::DefaultEditor::new() {
-        Ok(e) => e,
-        Err(e) => {
-            eprintln!("error: cannot start the line editor: {e}");
-            return 1;
-        }
-    };
-    let mut out = std::io::stdout();
-    println!(
-        "{}: {players} players, seed {seed}. Type `help` for the commands, `quit` to leave.",
-        session.game.name()
-    );
-    let mut intro = String::new();
-    session.report_position(&mut intro);
-    print!("{intro}");
-    loop {
-        match editor.readline(&session.prompt()) {
-            Ok(line) => {
-                if !line.trim().is_empty() {
-                    let _ = editor.add_history_entry(line.as_str());
-                }
-                match session.exec(&line, &mut out) {
-                    Ok(Flow::Continue) => {}
-                    Ok(Flow::Quit) | Err(_) => return 0,
-                }
-            }
-            Err(ReadlineError::Interrupted) => continue,
-            Err(ReadlineError::Eof) => return 0,
-            Err(e) => {
-                eprintln!("error: {e}");
-                return 1;
-            }
+        None => {
+            let history = match (args.no_history, &args.history) {
+                (true, _) => None,
+                (false, Some(p)) => Some(p.clone()),
+                (false, None) => editor::default_history_path(),
+            };
+            let mut intro = format!(
+                "{}: {players} players, seed {seed}. Type `help` for the commands, `quit` to leave.\n",
+                session.game.name()
+            );
+            session.report_position(&mut intro);
+            editor::interactive(&mut session, history, &intro)
         }
     }
 }

@@ -45,13 +45,17 @@ pub fn run_script(
     script: &str,
     echo: bool,
 ) -> String {
-    let mut session = match Session::new(game, players, seed, &opts) {
-        Ok(s) => s,
-        Err(e) => return format!("error: {e}\n"),
-    };
+    match Session::new(game, players, seed, &opts) {
+        Ok(mut session) => session_output(&mut session, script, echo),
+        Err(e) => format!("error: {e}\n"),
+    }
+}
+
+/// Run a script on a session; returns everything printed.
+pub fn session_output(session: &mut Session, script: &str, echo: bool) -> String {
     let mut out: Vec<u8> = Vec::new();
     // writing to a Vec cannot fail
-    let _ = run_lines(&mut session, script, echo, &mut out);
+    let _ = run_lines(session, script, echo, &mut out);
     String::from_utf8_lossy(&out).into_owned()
 }
 
@@ -69,5 +73,8 @@ pub fn script_output(args: &PlayArgs, script: &str, echo: bool) -> String {
         Err(e) => return format!("error: {e}\n"),
     };
     let players = args.players.unwrap_or(game.players().0);
-    run_script(&game, players, args.seed.unwrap_or(0), opts, script, echo)
+    match Session::new(&game, players, args.seed.unwrap_or(0), &opts) {
+        Ok(s) => session_output(&mut s.with_rules_path(&args.file), script, echo),
+        Err(e) => format!("error: {e}\n"),
+    }
 }

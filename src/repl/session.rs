@@ -1,32 +1,42 @@
 //! One REPL session: the game, the current state, the undo stack (which is
-//! also the log of what was done), and the generator `auto` draws from.
-//! Reads a command line, dispatches it through the command table and writes
-//! what it prints; errors are one line and leave the state untouched.
+//! also the log of what was done and what `save` writes), the redo stack,
+//! the bots seated, the trace switch and the options chosen for the next
+//! start. Reads a command line, dispatches it through the command table and
+//! writes what it prints; errors are one line and leave the state untouched.
 
 use super::commands::{self, Flow};
+use crate::agent::{Agent, AgentKind};
 use crate::{Action, Game, State, Viewer};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::fmt::Write as _;
 use std::io;
+use std::path::PathBuf;
 
 /// Mixed into the game seed to seed `auto`, so the random moves do not
 /// repeat the game's own shuffles.
 const AUTO_SALT: u64 = 0xA070_5EED_A070_5EED;
+/// Mixed into the game seed (with the seat) to seed a bot.
+const BOT_SALT: u64 = 0xB075_5EED_0000_0000;
 
 /// What a history entry did.
 #[derive(Clone, Debug)]
 pub enum Done {
     /// A player chose a move; the label is as the chooser saw it.
-    Move { player: usize, label: String },
-    /// The designer arranged a zone (the command as typed, normalised).
+    Move {
+        player: usize,
+        label: String,
+        action: Action,
+    },
+    /// The designer set up the position (`arrange` or `put`, the command as
+    /// typed, normalised; it is replayed as a command by `load`/`reload`).
     Arrange(String),
 }
 
 impl std::fmt::Display for Done {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Done::Move { player, label } => write!(f, "P{player}: {label}"),
+            Done::Move { player, label, .. } => write!(f, "P{player}: {label}"),
             Done::Arrange(text) => f.write_str(text),
         }
     }
@@ -39,28 +49,100 @@ pub struct Entry {
     pub done: Done,
 }
 
+/// An agent playing a seat.
+pub struct Bot {
+    pub kind: AgentKind,
+    pub agent: Box<dyn Agent + Send>,
+}
+
 /// A game being explored: the REPL and scripts drive one of these.
 pub struct Session {
     pub game: Game,
     pub state: State,
-    /// Undo stack, oldest first; also what `log` prints.
+    /// Undo stack, oldest first; also what `log` prints and `save` writes.
     pub history: Vec<Entry>,
-    /// Random moves for `auto`, derived from the game seed.
+    /// Undone entries with the state after each, the latest undone last.
+    pub redo: Vec<(Entry, State)>,
+    /// Random moves for `auto` on seats without a bot, from the game seed.
     pub rng: ChaCha8Rng,
     pub seed: u64,
+    pub players: usize,
+    /// Options changed from their default (`--set`, `set`, `variant`), by
+    /// name: applied at every start, and kept across `reload`.
+    pub chosen: Vec<(String, i32)>,
+    /// The rules file, for `reload` and `save`.
+    pub rules_path: Option<PathBuf>,
+    /// One slot per seat.
+    pub bots: Vec<Option<Bot>>,
+    /// Print the action-graph nodes each move executes.
+    pub trace: bool,
+    /// Render diagnostics with colour (interactive use on a terminal).
+    pub color: bool,
 }
 
 impl Session {
     /// Start a game; the error is one line.
     pub fn new(game: &Game, players: usize, seed: u64, opts: &[i32]) -> Result<Session, String> {
         let state = State::new(game, players, seed, opts).map_err(|e| e.to_string())?;
+        let chosen = game
+            .options()
+            .iter()
+            .zip(opts)
+            .filter(|(o, v)| o.default != **v)
+            .map(|(o, v)| (o.name.clone(), *v))
+            .collect();
         Ok(Session {
             game: game.clone(),
             state,
             history: Vec::new(),
+            redo: Vec::new(),
             rng: ChaCha8Rng::seed_from_u64(seed ^ AUTO_SALT),
             seed,
+            players,
+            chosen,
+            rules_path: None,
+            bots: (0..players).map(|_| None).collect(),
+            trace: false,
+            color: false,
         })
+    }
+
+    /// Remember the rules file this game was loaded from (for `reload`).
+    pub fn with_rules_path(mut self, path: impl Into<PathBuf>) -> Session {
+        self.rules_path = Some(path.into());
+        self
+    }
+
+    /// Replace the game by another start (restart, load, reload): history
+    /// and redo are those of `fresh`; bots, trace and colour stay.
+    pub fn adopt(&mut self, fresh: Session) {
+        let mut bots = std::mem::take(&mut self.bots);
+        bots.resize_with(fresh.players, || None);
+        for (seat, slot) in bots.iter_mut().enumerate() {
+            if let Some(b) = slot {
+                b.agent = b.kind.build(bot_seed(fresh.seed, seat));
+            }
+        }
+        let (rules_path, trace, color) = (self.rules_path.take(), self.trace, self.color);
+        *self = fresh;
+        self.bots = bots;
+        self.rules_path = rules_path;
+        self.trace = trace;
+        self.color = color;
+    }
+
+    /// The option values the next start uses: defaults, then `chosen`.
+    /// Chosen options the game no longer has (or out of range) are skipped
+    /// and named in the second list.
+    pub fn next_options(&self, game: &Game) -> (Vec<i32>, Vec<String>) {
+        let mut opts = game.default_options();
+        let mut skipped = Vec::new();
+        for (name, v) in &self.chosen {
+            if let Err(e) = game.set_option(&mut opts, name, &v.to_string()) {
+                skipped.push(e);
+            }
+        }
+        (opts, skipped)
     }
 
     /// Run one command line and write what it prints. Blank lines and
@@ -110,24 +192,85 @@ impl Session {
             .collect()
     }
 
-    /// Apply an action to a copy of the state; keep it only if the engine
-    /// accepts it. Prints `P2: label`.
+    /// Apply a legal action to a copy of the state; keep it only if the
+    /// engine accepts it. Prints `P2: label` (and the trace when it is on).
+    /// A new move forgets what could be redone.
     pub fn play(&mut self, action: Action, out: &mut String) -> Result<(), String> {
-        let player = self.state.chooser().unwrap_or(0);
-        let label = self.state.label(&self.game, action);
-        let mut next = self.state.clone();
-        next.apply(&self.game, action)
-            .map_err(|e| format!("{e} (P{player}: {label})"))?;
-        let before = std::mem::replace(&mut self.state, next);
-        let done = Done::Move { player, label };
-        let _ = writeln!(out, "{done}");
-        self.history.push(Entry { before, done });
-        Ok(())
+        self.play_with(action, out, false).map(|_| ())
     }
 
-    /// Record a state change made by the designer (arrange) for undo.
+    /// Like [`Session::play`]; with `observe` (or when tracing) returns the
+    /// action-graph nodes the move executed, as (phase, node).
+    pub fn play_with(
+        &mut self,
+        action: Action,
+        out: &mut String,
+        observe: bool,
+    ) -> Result<Vec<(u16, u32)>, String> {
+        let player = self.state.chooser().unwrap_or(0);
+        let label = self.state.label(&self.game, action);
+        if !self.legal().contains(&action) {
+            return Err(format!("that move is not legal now (P{player}: {label})"));
+        }
+        let mut next = self.state.clone();
+        let mut visits: Vec<(u16, u32)> = Vec::new();
+        let applied = if self.trace || observe {
+            next.apply_observed(&self.game, action, &mut |p, n| visits.push((p, n)))
+        } else {
+            next.apply(&self.game, action)
+        };
+        applied.map_err(|e| format!("{e} (P{player}: {label})"))?;
+        let before = std::mem::replace(&mut self.state, next);
+        let done = Done::Move {
+            player,
+            label,
+            action,
+        };
+        let _ = writeln!(out, "{done}");
+        if self.trace {
+            super::look::write_trace(&self.game, &visits, out);
+        }
+        self.history.push(Entry { before, done });
+        self.redo.clear();
+        Ok(visits)
+    }
+
+    /// Record a state change made by the designer (arrange, put) for undo.
     pub fn record(&mut self, before: State, done: Done) {
         self.history.push(Entry { before, done });
+        self.redo.clear();
+    }
+
+    /// The bot playing the seat that must choose now, if any.
+    pub fn bot_to_move(&self) -> Option<usize> {
+        let p = self.state.chooser()?;
+        self.bots.get(p)?.as_ref().map(|_| p)
+    }
+
+    /// Let the seat to move choose: its bot, or the `auto` generator.
+    pub fn agent_move(&mut self, legal: &[Action]) -> Action {
+        use rand::Rng;
+        let seat = self.state.chooser().unwrap_or(0);
+        let i = match self.bots.get_mut(seat).and_then(Option::as_mut) {
+            Some(bot) => bot.agent.choose(&self.game, &self.state, legal),
+            None => self.rng.random_range(0..legal.len()),
+        };
+        legal[i.min(legal.len() - 1)]
+    }
+
+    /// Bots move while a seat they play must choose (at most `limit` moves).
+    pub fn run_bots(&mut self, out: &mut String) -> Result<usize, String> {
+        let mut made = 0;
+        while made < commands::AUTO_END_LIMIT && self.bot_to_move().is_some() {
+            let legal = self.legal();
+            if legal.is_empty() {
+                break;
+            }
+            let action = self.agent_move(&legal);
+            self.play(action, out)?;
+            made += 1;
+        }
+        Ok(made)
     }
 
     /// Describe where the game stands after a change: the result when it is
@@ -148,7 +291,14 @@ impl Session {
     /// `P0 to choose:` and the numbered labels.
     pub fn list_moves(&self, legal: &[Action], out: &mut String) {
         let p = self.state.chooser().unwrap_or(0);
-        let _ = writeln!(out, "P{p} to choose:");
+        match self.bots.get(p).and_then(Option::as_ref) {
+            Some(bot) => {
+                let _ = writeln!(out, "P{p} ({} bot) to choose:", bot.kind);
+            }
+            None => {
+                let _ = writeln!(out, "P{p} to choose:");
+            }
+        }
         let width = legal.len().to_string().len();
         for (i, label) in self.labels(legal).iter().enumerate() {
             let _ = writeln!(out, "  {:>width$}. {label}", i + 1);
@@ -196,6 +346,11 @@ impl Session {
     pub fn view(&self, viewer: Viewer) -> String {
         self.state.view(&self.game, viewer)
     }
+}
+
+/// The seed of the bot at `seat` in a game seeded with `seed`.
+pub fn bot_seed(seed: u64, seat: usize) -> u64 {
+    seed ^ BOT_SALT ^ (seat as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
 
 /// `a, b and c`.

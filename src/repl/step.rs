@@ -1,0 +1,345 @@
+//! Commands that move through the game: `play` (by number or label prefix),
+//! `undo` and `redo`, `auto` (K moves, a turn, a round, to the end), `bot`
+//! (agents on seats), `trace`, and the position set-ups `arrange` and `put`.
+
+use super::commands::{AUTO_END_LIMIT, Flow, count_arg, looks_numeric, parse_seat};
+use super::session::{Bot, Done, Session, bot_seed};
+use crate::Action;
+use crate::agent::AgentKind;
+use crate::check::hir::ProcKind;
+use std::fmt::Write as _;
+
+/// The legal moves, or a one-line reason why there are none.
+pub fn legal_or_err(s: &Session) -> Result<Vec<Action>, String> {
+    if s.state.is_over() {
+        return Err("the game is over; `undo` takes moves back".into());
+    }
+    let legal = s.legal();
+    if legal.is_empty() {
+        return Err(s.stuck_line());
+    }
+    Ok(legal)
+}
+
+/// How the moves are numbered, for error lines.
+pub fn numbers(n: usize) -> String {
+    match n {
+        1 => "the only move is 1 (type `moves`)".to_string(),
+        _ => format!("moves are numbered 1..{n} (type `moves`)"),
+    }
+}
+
+fn numbered(labels: &[String], picks: impl Iterator<Item = usize>) -> String {
+    picks
+        .map(|i| format!("{}. {}", i + 1, labels[i]))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Lower case, runs of spaces as one: how labels and typed prefixes compare.
+pub fn label_key(label: &str) -> String {
+    label
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase()
+}
+
+/// Resolve `N` or a label prefix to one legal move.
+fn resolve(s: &Session, args: &[&str]) -> Result<Action, String> {
+    let legal = legal_or_err(s)?;
+    let n = legal.len();
+    match args {
+        [] => {
+            return Err(format!(
+                "play needs a move: {}, or the start of a label",
+                numbers(n)
+            ));
+        }
+        [word] if looks_numeric(word) => {
+            return match word.parse::<usize>() {
+                Ok(k) if (1..=n).contains(&k) => Ok(legal[k - 1]),
+                _ => Err(format!("no move {word}; {}", numbers(n))),
+            };
+        }
+        _ => {}
+    }
+    let labels = s.labels(&legal);
+    let query = args.join(" ").to_lowercase();
+    let keys: Vec<String> = labels.iter().map(|l| label_key(l)).collect();
+    let matching: Vec<usize> = (0..n).filter(|i| keys[*i].starts_with(&query)).collect();
+    // Prefer an exact label, then a prefix ending at a word's end (`slot 1`
+    // means slot 1, not slot 10), then any prefix.
+    let exact: Vec<usize> = matching
+        .iter()
+        .copied()
+        .filter(|i| keys[*i] == query)
+        .collect();
+    let whole: Vec<usize> = matching
+        .iter()
+        .copied()
+        .filter(|i| !keys[*i][query.len()..].starts_with(|c: char| c.is_alphanumeric()))
+        .collect();
+    for tier in [&exact, &whole, &matching] {
+        if let [i] = tier[..] {
+            return Ok(legal[i]);
+        }
+    }
+    match matching[..] {
+        [] => Err(format!(
+            "no move starts with '{}'; moves: {}",
+            args.join(" "),
+            numbered(&labels, 0..n)
+        )),
+        _ => Err(format!(
+            "'{}' matches {} moves: {}; type more of the label, or the number",
+            args.join(" "),
+            matching.len(),
+            numbered(&labels, matching.iter().copied())
+        )),
+    }
+}
+
+pub fn cmd_play(s: &mut Session, args: &[&str], out: &mut String) -> Result<Flow, String> {
+    let action = resolve(s, args)?;
+    s.play(action, out)?;
+    s.run_bots(out)?;
+    s.report_position(out);
+    Ok(Flow::Continue)
+}
+
+/// `undo K` / `redo K`: the count, at most what there is.
+fn steps_arg(cmd: &str, args: &[&str], have: usize, none: &str) -> Result<usize, String> {
+    let k = match args {
+        [] => 1,
+        [word] => count_arg(cmd, word, "a number of moves from 1 up")?,
+        _ => {
+            return Err(format!(
+                "{cmd} takes at most one number, got '{}'",
+                args.join(" ")
+            ));
+        }
+    };
+    if have == 0 {
+        return Err(none.to_string());
+    }
+    if k > have {
+        let see = if cmd == "undo" {
+            "see `log`"
+        } else {
+            "undone so far"
+        };
+        return Err(format!("cannot {cmd} {k}: only {have} to {cmd} ({see})"));
+    }
+    Ok(k)
+}
+
+pub fn cmd_undo(s: &mut Session, args: &[&str], out: &mut String) -> Result<Flow, String> {
+    let none = "nothing to undo: no move has been made";
+    let k = steps_arg("undo", args, s.history.len(), none)?;
+    for _ in 0..k {
+        if let Some(entry) = s.history.pop() {
+            let _ = writeln!(out, "undone: {}", entry.done);
+            let after = std::mem::replace(&mut s.state, entry.before.clone());
+            s.redo.push((entry, after));
+        }
+    }
+    s.report_position(out);
+    Ok(Flow::Continue)
+}
+
+pub fn cmd_redo(s: &mut Session, args: &[&str], out: &mut String) -> Result<Flow, String> {
+    let none = "nothing to redo: `redo` follows `undo`, before any new move";
+    let k = steps_arg("redo", args, s.redo.len(), none)?;
+    for _ in 0..k {
+        if let Some((entry, after)) = s.redo.pop() {
+            let _ = writeln!(out, "redone: {}", entry.done);
+            s.state = after;
+            s.history.push(entry);
+        }
+    }
+    s.report_position(out);
+    Ok(Flow::Continue)
+}
+
+/// Where `auto` stops.
+enum Until {
+    Moves(usize),
+    Turn(u32),
+    /// A node of this phase runs (control is back below the round).
+    Phase(u16),
+    End,
+}
+
+/// The phase that called the phase running the turns (see `help auto`),
+/// or None when start runs the turns itself.
+fn round_caller(s: &Session) -> Option<u16> {
+    let frames = &s.state.frames;
+    let phases = &s.game.graph().phases;
+    let turn = frames
+        .iter()
+        .rposition(|f| phases[f.phase as usize].kind == ProcKind::Turn)
+        .unwrap_or(frames.len().saturating_sub(1));
+    let round = turn.checked_sub(1)?;
+    Some(frames.get(round.checked_sub(1)?)?.phase)
+}
+
+pub fn cmd_auto(s: &mut Session, args: &[&str], out: &mut String) -> Result<Flow, String> {
+    let until = match args {
+        [] => Until::Moves(1),
+        [w] if w.eq_ignore_ascii_case("end") => Until::End,
+        [w] if w.eq_ignore_ascii_case("turn") => Until::Turn(s.state.turns),
+        [w] if w.eq_ignore_ascii_case("round") => match round_caller(s) {
+            Some(p) => Until::Phase(p),
+            None => Until::End,
+        },
+        [word] => Until::Moves(count_arg(
+            "auto",
+            word,
+            "a number of moves from 1 up, or turn, round or end",
+        )?),
+        _ => {
+            return Err(format!(
+                "auto takes one number, or turn, round or end, got '{}'",
+                args.join(" ")
+            ));
+        }
+    };
+    legal_or_err(s)?;
+    let limit = match until {
+        Until::Moves(k) => k,
+        _ => AUTO_END_LIMIT,
+    };
+    let mut made = 0;
+    while made < limit {
+        let legal = s.legal();
+        if s.state.is_over() || legal.is_empty() {
+            break;
+        }
+        let action = s.agent_move(&legal);
+        let observe = matches!(until, Until::Phase(_));
+        let visits = s.play_with(action, out, observe)?;
+        made += 1;
+        let done = match until {
+            Until::Turn(t) => s.state.turns != t,
+            Until::Phase(p) => visits.iter().any(|(q, _)| *q == p),
+            _ => false,
+        };
+        if done {
+            break;
+        }
+    }
+    if made == AUTO_END_LIMIT && !s.state.is_over() {
+        let _ = writeln!(out, "stopped after {made} moves: the game has not ended");
+    }
+    s.run_bots(out)?;
+    s.report_position(out);
+    Ok(Flow::Continue)
+}
+
+pub fn cmd_bot(s: &mut Session, args: &[&str], out: &mut String) -> Result<Flow, String> {
+    let (who, kind) = match args {
+        [] => {
+            for (p, b) in s.bots.iter().enumerate() {
+                let what = b.as_ref().map_or("you", |b| b.kind.name());
+                let _ = writeln!(out, "P{p}: {what}");
+            }
+            return Ok(Flow::Continue);
+        }
+        [who, kind] => (*who, kind.to_ascii_lowercase()),
+        _ => {
+            return Err(format!(
+                "bot takes a seat (or all) and random, greedy or off, got '{}'",
+                args.join(" ")
+            ));
+        }
+    };
+    let seats: Vec<usize> = if who.eq_ignore_ascii_case("all") {
+        (0..s.players).collect()
+    } else {
+        vec![parse_seat(s, who)?]
+    };
+    let kind: Option<AgentKind> = match kind.as_str() {
+        "off" | "none" | "human" => None,
+        k => Some(
+            k.parse()
+                .map_err(|_| format!("no bot '{k}'; bots are random and greedy, or off"))?,
+        ),
+    };
+    for p in &seats {
+        s.bots[*p] = kind.map(|k| Bot {
+            kind: k,
+            agent: k.build(bot_seed(s.seed, *p)),
+        });
+    }
+    let names: Vec<String> = seats.iter().map(|p| format!("P{p}")).collect();
+    let names = super::session::join_and(&names);
+    match kind {
+        Some(k) => {
+            let _ = writeln!(out, "{names}: {k} bot");
+        }
+        None => {
+            let _ = writeln!(out, "{names}: played by you");
+        }
+    }
+    if s.bot_to_move().is_some() && !s.legal().is_empty() {
+        s.run_bots(out)?;
+        s.report_position(out);
+    }
+    Ok(Flow::Continue)
+}
+
+pub fn cmd_trace(s: &mut Session, args: &[&str], out: &mut String) -> Result<Flow, String> {
+    match args {
+        [] => {}
+        [w] if w.eq_ignore_ascii_case("on") => s.trace = true,
+        [w] if w.eq_ignore_ascii_case("off") => s.trace = false,
+        _ => {
+            return Err(format!("trace takes on or off, not '{}'", args.join(" ")));
+        }
+    }
+    let _ = writeln!(out, "trace is {}", if s.trace { "on" } else { "off" });
+    Ok(Flow::Continue)
+}
+
+pub fn cmd_arrange(s: &mut Session, args: &[&str], out: &mut String) -> Result<Flow, String> {
+    let Some((zone, cards)) = args.split_first() else {
+        return Err(
+            "arrange needs a zone and cards, e.g. `arrange P1.slots red-7 black-13`".into(),
+        );
+    };
+    let mut next = s.state.clone();
+    next.arrange(&s.game, zone, cards)?;
+    let name = next
+        .find_zone(&s.game, zone)
+        .map(|inst| next.zone_name(&s.game, inst))
+        .unwrap_or_else(|_| zone.to_string());
+    let before = std::mem::replace(&mut s.state, next);
+    match cards {
+        [] => {
+            let _ = writeln!(out, "{name} is now empty");
+        }
+        _ => {
+            let _ = writeln!(out, "{name} now holds {} (bottom first)", cards.join(" "));
+        }
+    }
+    let mut text = format!("arrange {name}");
+    for c in cards {
+        text.push(' ');
+        text.push_str(c);
+    }
+    s.record(before, Done::Arrange(text));
+    Ok(Flow::Continue)
+}
+
+pub fn cmd_put(s: &mut Session, args: &[&str], out: &mut String) -> Result<Flow, String> {
+    let [name, value] = args else {
+        return Err("put needs a variable and a value, e.g. `put P1.score 10`".into());
+    };
+    let mut next = s.state.clone();
+    next.set_var(&s.game, name, value)?;
+    let before = std::mem::replace(&mut s.state, next);
+    let _ = writeln!(out, "{name} is now {value}");
+    s.record(before, Done::Arrange(format!("put {name} {value}")));
+    Ok(Flow::Continue)
+}
