@@ -3,6 +3,10 @@
 //! triggers it (and only it); every silencing comment is load-bearing;
 //! Tamoul is sound under `--deny warnings`; the JSON is well formed; the
 //! CLI's exit codes and one-line errors; mutated games never panic it.
+//! The simulation half is tested in `rulecheck/sim.rs`.
+
+#[path = "rulecheck/sim.rs"]
+mod sim;
 
 use grail::diag::Source;
 use grail::rulecheck::{
@@ -401,7 +405,7 @@ fn rulecheck(args: &[&str]) -> (i32, String, String) {
 
 #[test]
 fn cli_exit_codes_and_output() {
-    let (code, out, err) = rulecheck(&["rules/tamoul.rules", "--deny", "warnings"]);
+    let (code, out, err) = rulecheck(&["rules/tamoul.rules", "--deny", "warnings", "--games", "0"]);
     assert_eq!(code, 0, "{out}{err}");
     assert!(
         out.contains("rules/tamoul.rules: sound (0 errors, 0 warnings)"),
@@ -413,24 +417,45 @@ fn cli_exit_codes_and_output() {
         "{last}"
     );
 
-    let (code, out, _) = rulecheck(&["tests/rulecheck/unused_var.rules"]);
+    let (code, out, _) = rulecheck(&["tests/rulecheck/unused_var.rules", "--games", "0"]);
     assert_eq!(code, 0, "warnings alone are sound: {out}");
     assert!(out.contains("warning") || out.contains("⚠"), "{out}");
-    let (code, _, _) = rulecheck(&["tests/rulecheck/unused_var.rules", "--deny", "warnings"]);
+    let (code, _, _) = rulecheck(&[
+        "tests/rulecheck/unused_var.rules",
+        "--deny",
+        "warnings",
+        "--games",
+        "0",
+    ]);
     assert_eq!(code, 1);
-    let (code, _, _) = rulecheck(&["--deny", "unused-var", "tests/rulecheck/unused_var.rules"]);
+    let (code, _, _) = rulecheck(&[
+        "--deny",
+        "unused-var",
+        "--games=0",
+        "tests/rulecheck/unused_var.rules",
+    ]);
     assert_eq!(code, 1);
     let (code, _, _) = rulecheck(&["tests/rulecheck/checker_errors.rules"]);
     assert_eq!(code, 1);
 
-    let (code, out, err) = rulecheck(&["tests/rulecheck/allow.rules", "no/such.rules"]);
+    let (code, out, err) = rulecheck(&[
+        "tests/rulecheck/allow.rules",
+        "no/such.rules",
+        "--games",
+        "0",
+    ]);
     assert_eq!(code, 1);
     assert!(err.is_empty(), "{err}");
     let errors: Vec<&str> = out.lines().filter(|l| l.starts_with("error:")).collect();
     assert_eq!(errors.len(), 1, "{out}");
     assert!(errors[0].contains("cannot read `no/such.rules`"), "{out}");
 
-    let (code, out, _) = rulecheck(&["--json", "tests/rulecheck/unused_zone.rules"]);
+    let (code, out, _) = rulecheck(&[
+        "--json",
+        "--games",
+        "0",
+        "tests/rulecheck/unused_zone.rules",
+    ]);
     assert_eq!(code, 0);
     assert!(
         is_json(&out)

@@ -86,23 +86,35 @@ impl FileReport {
         if let Some(e) = &self.unreadable {
             return format!("error: {e}\n");
         }
-        let diags = self.diagnostics();
-        let text = if colour {
-            diags.render_auto()
-        } else {
-            diags.render_plain()
-        };
-        // Diagnostics ends with its own count line; ours replaces it.
-        let theirs = format!(
-            "{}: {} error(s), {} warning(s)\n",
-            self.source.name,
-            diags.error_count(),
-            diags.items.len() - diags.error_count()
-        );
-        let mut out = text
-            .strip_suffix(theirs.as_str())
-            .unwrap_or(&text)
-            .to_string();
+        // Each finding on its own, so that the game behind a simulation
+        // finding can follow it unwrapped (a command must stay on one line).
+        let mut out = String::new();
+        for f in &self.findings {
+            let mut one = Diagnostics::new(self.source.clone());
+            one.items.push(f.diag.clone());
+            let text = if colour {
+                one.render_auto()
+            } else {
+                one.render_plain()
+            };
+            // Diagnostics ends with its own count line; ours replaces it.
+            let errors = usize::from(f.diag.is_error());
+            let theirs = format!(
+                "{}: {} error(s), {} warning(s)\n",
+                self.source.name,
+                errors,
+                1 - errors
+            );
+            out.push_str(text.strip_suffix(theirs.as_str()).unwrap_or(&text));
+            if let Some(e) = &f.evidence {
+                out.truncate(out.trim_end().len());
+                out.push('\n');
+                out.push_str(&format!(
+                    "  game {} (seed {}, {}): {}\n  reproduce: {}\n\n",
+                    e.game, e.seed, e.column, e.detail, e.repro
+                ));
+            }
+        }
         if let Some(sim) = &self.sim {
             out.push_str(&super::table::render(sim));
         }

@@ -55,6 +55,10 @@ pub fn render(sim: &SimSection) -> String {
             .map(|(s, c)| f(s, c.players))
             .collect()
     };
+    // Rows about finished games say `-` where no game finished.
+    let done = |f: &dyn Fn(&Stats, usize) -> String| -> Vec<String> {
+        each(&|s, n| if s.finished == 0 { "-".into() } else { f(s, n) })
+    };
     row("", sim.columns.iter().map(|c| c.label.clone()).collect());
     row("players", each(&|_, n| n.to_string()));
     row("games", each(&|s, _| s.games.to_string()));
@@ -72,11 +76,11 @@ pub fn render(sim: &SimSection) -> String {
     ] {
         row(
             &format!("{what}: mean"),
-            each(&|s, _| format!("{:.1}", pick(s).mean())),
+            done(&|s, _| format!("{:.1}", pick(s).mean())),
         );
         row(
             "  median / p90 / max",
-            each(&|s, _| {
+            done(&|s, _| {
                 let h = pick(s);
                 format!("{} / {} / {}", h.quantile(0.5), h.quantile(0.9), h.max())
             }),
@@ -92,17 +96,17 @@ pub fn render(sim: &SimSection) -> String {
     );
     row(
         "ties",
-        each(&|s, _| format!("{:.1}%", 100.0 * s.tie_rate())),
+        done(&|s, _| format!("{:.1}%", 100.0 * s.tie_rate())),
     );
     row(
         "lead changes / game",
-        each(&|s, _| format!("{:.2}", s.mean_lead_changes())),
+        done(&|s, _| format!("{:.2}", s.mean_lead_changes())),
     );
     let seats = sim.columns.iter().map(|c| c.players).max().unwrap_or(0);
     for seat in 0..seats {
         row(
             &format!("win share P{seat} (95% CI)"),
-            each(&|s, n| {
+            done(&|s, n| {
                 if seat >= n {
                     return "-".into();
                 }
@@ -113,7 +117,7 @@ pub fn render(sim: &SimSection) -> String {
     }
     row(
         "first seat advantage",
-        each(&|s, n| {
+        done(&|s, n| {
             if s.first_seat_advantage(n) {
                 "SIGNIFICANT".into()
             } else {

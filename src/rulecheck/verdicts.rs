@@ -78,7 +78,12 @@ pub fn findings(input: &Input) -> (Vec<Found>, Vec<String>) {
         out.push(incident_finding(input, kind, at, &hits));
     }
     let games: u64 = input.stats.iter().map(|s| s.games).sum();
-    if games > 0 {
+    let stopped: u64 = input.stats.iter().map(Stats::errors).sum();
+    if stopped > 0 {
+        notes.push(format!(
+            "never-fired is not checked: {stopped} games stopped early on an error, so what ran is not known"
+        ));
+    } else if games > 0 {
         let (mut nodes, mut arms) = (vec![0; input.layout.nodes], vec![0; input.layout.arms]);
         for s in input.stats {
             for (a, b) in nodes.iter_mut().zip(&s.nodes) {
@@ -111,10 +116,8 @@ pub fn findings(input: &Input) -> (Vec<Found>, Vec<String>) {
         for g in gated {
             notes.push(gated_note(input, &g));
         }
-        let run = input.plan.command(input.path, input.columns);
         for d in diags {
-            let help = format!("{}\nthe run: `{run}`", NEVER_FIRED.help);
-            out.push((&NEVER_FIRED, d.help(help), None));
+            out.push((&NEVER_FIRED, d, None));
         }
     }
     (out, notes)
@@ -151,6 +154,7 @@ fn incident_finding(input: &Input, kind: Kind, at: At, hits: &[(usize, &Incident
         g.phases
             .get(p as usize)
             .and_then(|ph| ph.spans.get(n as usize).copied())
+            .map(|s| first_line(&input.cx.source.text, s))
     };
     let start = g.phases.first().map_or(Span::new(0, 0), |p| p.span);
     let (lint, headline, span, label): (&'static Lint, String, Span, &str) = match (kind, at) {
@@ -223,12 +227,22 @@ fn incident_finding(input: &Input, kind: Kind, at: At, hits: &[(usize, &Incident
         .min_by_key(|(c, i)| (i.game, *c))
         .expect("an incident list keeps its first incident");
     let ev = reproduce(input, col, first);
-    let help = format!(
-        "{}\ngame {} (seed {}, {}): {}\nreproduce: {}",
-        lint.help, ev.game, ev.seed, ev.column, ev.detail, ev.repro
-    );
-    let d = lint.at(span, message, label).help(help);
+    let d = lint.at(span, message, label);
     (lint, d, Some(ev))
+}
+
+/// A statement's first line, without an opening brace (`choose p`).
+fn first_line(text: &str, span: Span) -> Span {
+    let Some(inner) = text.get(span.start as usize..span.end as usize) else {
+        return span;
+    };
+    let line = inner.split('\n').next().unwrap_or(inner);
+    let kept = line.trim_end().trim_end_matches('{').trim_end();
+    if kept.is_empty() {
+        span
+    } else {
+        Span::new(span.start as usize, span.start as usize + kept.len())
+    }
 }
 
 /// The span of `invariant "text"` in the rules file.

@@ -11,11 +11,11 @@
 //! gets a second label on its head.
 //!
 //! Code whose gate (the condition of its `if` or `while`, the collection
-//! and filter of its `for`, the guard and binding of its option) reads an
-//! option that had the same value in every game cannot be told apart from
-//! code that this run's options simply switch off (`if first >= 0` with
-//! `first = -1`): it is not a finding but a note (`Gated`), unless one of
-//! those options was varied in the run.
+//! and filter of its `for`, the guard and binding of its option) depends
+//! only on options that had the same value in every game (and constants and
+//! the player count) is switched off by this run's options, not by the
+//! rules (`if first >= 0` with `first = -1`): it is not a finding but a note
+//! (`Gated`), unless one of those options was varied in the run.
 
 use super::{Context, Level, Lint, Pass};
 use crate::check::hir::{Arm, Expr, ProcKind, Stmt, StmtKind};
@@ -51,31 +51,24 @@ pub struct Gated {
     pub options: Vec<u16>,
 }
 
-/// The options an expression reads (user functions are expanded in the
-/// HIR). Read from the expression's serialized form, so every kind of
-/// expression is covered: `Opt(i)` is how an option appears there.
-fn options_read(exprs: &[&Expr], out: &mut Vec<u16>) {
-    for e in exprs {
-        let Ok(text) = ron::to_string(e) else {
-            continue;
-        };
-        let mut rest = text.as_str();
-        while let Some(i) = rest.find("Opt(") {
-            let whole_word = i == 0
-                || !rest[..i]
-                    .chars()
-                    .next_back()
-                    .is_some_and(|c| c.is_alphanumeric() || c == '_');
-            let after = &rest[i + 4..];
-            let digits: String = after.chars().take_while(char::is_ascii_digit).collect();
-            if whole_word && let Ok(n) = digits.parse::<u16>() {
-                out.push(n);
-            }
-            rest = after;
+/// Whether an expression has the same value all game long because it
+/// reads only options, constants and the number of players; the options
+/// it reads are added to `opts`. Anything else (variables, zones, cards,
+/// kinds of expression added later) counts as changing.
+fn fixed_per_game(e: &Expr, opts: &mut Vec<u16>) -> bool {
+    match e {
+        Expr::Int(_) | Expr::Nothing | Expr::PlayerCount => true,
+        Expr::Opt(i) => {
+            opts.push(*i);
+            true
         }
+        Expr::Not(a) | Expr::Neg(a) => fixed_per_game(a, opts),
+        Expr::Bin(_, a, b) => fixed_per_game(a, opts) && fixed_per_game(b, opts),
+        Expr::Cond(a, b, c) => {
+            fixed_per_game(a, opts) && fixed_per_game(b, opts) && fixed_per_game(c, opts)
+        }
+        _ => false,
     }
-    out.sort_unstable();
-    out.dedup();
 }
 
 /// The expressions that decide whether an arm can be chosen.
@@ -167,8 +160,11 @@ impl Walk<'_, '_> {
     /// fixed options: then it is noted in `gated` and true is returned.
     fn switched_off(&mut self, span: Span, gate: &[&Expr]) -> bool {
         let mut opts = Vec::new();
-        options_read(gate, &mut opts);
-        let fixed = !opts.is_empty()
+        let pure = gate.iter().all(|e| fixed_per_game(e, &mut opts));
+        opts.sort_unstable();
+        opts.dedup();
+        let fixed = pure
+            && !opts.is_empty()
             && opts
                 .iter()
                 .all(|o| !self.cov.varied.get(*o as usize).copied().unwrap_or(false));
