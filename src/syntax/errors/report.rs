@@ -268,12 +268,19 @@ pub(super) fn to_diagnostic(
             .or_else(|| form_help(chunk, 0))
             .unwrap_or_else(|| "finish the declaration".to_string());
         let (s, e) = last_token(chunk, end);
-        return Diagnostic::error("E0001", title)
-            .label(
-                Span::new(offset + s, offset + e),
-                format!("expected {expected_text} after this"),
-            )
-            .help(help);
+        let mut d = Diagnostic::error("E0001", title).label(
+            Span::new(offset + s, offset + e),
+            format!("expected {expected_text} after this"),
+        );
+        if expected.iter().any(|x| x == "`)`")
+            && let Some(open) = unclosed_paren(&chunk[..end])
+        {
+            d = d.label(
+                Span::new(offset + open, offset + open + 1),
+                "this `(` is never closed",
+            );
+        }
+        return d.help(help);
     }
     let found = token_at(chunk, pos);
     let line_start = chunk[..pos].rfind('\n').map_or(0, |i| i + 1);
@@ -418,4 +425,26 @@ fn last_token(text: &str, end: usize) -> (usize, usize) {
         before.chars().next_back().map_or(0, char::len_utf8)
     };
     (end - len, end)
+}
+
+/// The last `(` of `text` left open, outside strings and comments.
+fn unclosed_paren(text: &str) -> Option<usize> {
+    let mut open = Vec::new();
+    for line_start in std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)) {
+        let line = &text[line_start..];
+        let line = &line[..line.find('\n').unwrap_or(line.len())];
+        let mut in_string = false;
+        for (i, c) in line.char_indices() {
+            match c {
+                '"' => in_string = !in_string,
+                '#' if !in_string => break,
+                '(' if !in_string => open.push(line_start + i),
+                ')' if !in_string => {
+                    open.pop();
+                }
+                _ => {}
+            }
+        }
+    }
+    open.pop()
 }
