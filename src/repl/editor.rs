@@ -218,7 +218,7 @@ pub fn interactive(session: &mut Session, history: Option<PathBuf>, intro: &str)
         match editor.readline(&session.prompt()) {
             Ok(line) => {
                 if !line.trim().is_empty()
-                    && editor.add_history_entry(line.as_str()).unwrap_or(false)
+                    && editor.add_history_entry(line.trim_end()).unwrap_or(false)
                     && let Some(path) = &history
                     && let Err(e) = editor.append_history(path)
                 {
