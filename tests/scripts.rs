@@ -405,3 +405,21 @@ fn reload_says_where_the_game_diverges() {
     assert!(run(&mut s, "moves").contains("1. use tile-"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// New rules that cannot seat the game under way: one error line, old game.
+#[test]
+fn reload_refuses_rules_that_cannot_seat_the_game() {
+    let (dir, file, mut s) = race_copy("reload-players", &[]);
+    run(&mut s, "play 1");
+    let before = fingerprint(&mut s);
+    edit(&file, "players 2..4", "players 3..4");
+    let mut out = String::new();
+    s.exec_to_string("reload", &mut out);
+    assert_eq!(
+        out,
+        "error: cannot replay on the new rules: Race is for 3 to 4 players, not 2; \
+         the game goes on with the rules loaded before\n"
+    );
+    assert_eq!(fingerprint(&mut s), before);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -305,31 +305,26 @@ pub fn cmd_reload(s: &mut Session, args: &[&str], out: &mut String) -> Result<Fl
             ));
         }
     };
-    let changed = game.digest() != s.game.digest();
-    let _ = writeln!(
-        out,
-        "reloaded {} ({})",
-        path.display(),
-        if changed {
-            "the rules changed"
-        } else {
-            "no change"
-        }
-    );
-    if changed && !game.warnings().items.is_empty() {
-        out.push_str(&render(s, game.warnings()));
-    }
     let (opts, skipped) = s.next_options(&game);
-    for e in &skipped {
-        let _ = writeln!(out, "an option you set no longer applies: {e}");
-    }
-    report_option_changes(s, &game, &opts, out);
     let steps = saved::steps_of(s);
     let r = saved::replay(&game, s.players, s.seed, &opts, &steps).map_err(|e| {
         format!(
             "cannot replay on the new rules: {e}; the game goes on with the rules loaded before"
         )
     })?;
+    let changed = game.digest() != s.game.digest();
+    let what = match changed {
+        true => "the rules changed",
+        false => "no change",
+    };
+    let _ = writeln!(out, "reloaded {} ({what})", path.display());
+    if changed && !game.warnings().items.is_empty() {
+        out.push_str(&render(s, game.warnings()));
+    }
+    for e in &skipped {
+        let _ = writeln!(out, "an option you set no longer applies: {e}");
+    }
+    report_option_changes(s, &game, &opts, out);
     let chosen = s.chosen.clone();
     adopt_replay(s, r, steps.len(), out);
     s.chosen = chosen;
