@@ -217,10 +217,12 @@ pub static COMMANDS: &[Command] = &[
         name: "variant",
         aliases: &[],
         args: "FILE",
-        help: "set the options a variant file lists, then restart",
-        details: "The rules language has no variants yet: a variant file is a list of options, one\n\
-                  `OPT=VALUE` per line (# comments allowed), or a RON map such as {\"rounds\": 3}.\n\
-                  Every line is checked before anything changes.",
+        help: "play a variant: a variant rules file, or a file of options; then restart",
+        details: "A variant in the rules language (`variant \"NAME\" extends \"BASE\"`, or any .rules file)\n\
+                  becomes the rules in play, and what `reload` reads; options you set stay set.\n\
+                  A file of options has one `OPT=VALUE` per line (# comments allowed), or is a RON map\n\
+                  such as {\"rounds\": 3}: those options are set, the others go back to their defaults.\n\
+                  Everything is checked before anything changes.",
         completes: &[Arg::File],
         run: house::cmd_variant,
     },

@@ -93,11 +93,9 @@ pub fn cmd_set(s: &mut Session, args: &[&str], out: &mut String) -> Result<Flow,
 }
 
 /// `OPT=VALUE` lines, or a RON map, checked against the game's options.
-fn read_variant(game: &Game, path: &str) -> Result<Vec<(String, i32)>, String> {
-    let text =
-        std::fs::read_to_string(path).map_err(|e| format!("cannot read variant `{path}`: {e}"))?;
+fn read_variant(game: &Game, path: &str, text: &str) -> Result<Vec<(String, i32)>, String> {
     let pairs: Vec<(usize, String, String)> = if text.trim_start().starts_with('{') {
-        let map: std::collections::BTreeMap<String, i32> = ron::from_str(&text).map_err(|e| {
+        let map: std::collections::BTreeMap<String, i32> = ron::from_str(text).map_err(|e| {
             let msg = e.to_string().replace('\n', " ");
             format!("variant `{path}` is not a RON map of options ({msg})")
         })?;
@@ -136,11 +134,29 @@ fn read_variant(game: &Game, path: &str) -> Result<Vec<(String, i32)>, String> {
     Ok(out)
 }
 
+/// A rules file (a `variant "NAME" extends "BASE"`, or a whole game)
+/// rather than a list of options.
+fn is_rules_file(path: &str, text: &str) -> bool {
+    let first = text
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty() && !l.starts_with('#'));
+    path.ends_with(".rules")
+        || first.is_some_and(|l| l.starts_with("variant ") || l.starts_with("game "))
+}
+
 pub fn cmd_variant(s: &mut Session, args: &[&str], out: &mut String) -> Result<Flow, String> {
     let [path] = args else {
-        return Err("variant takes one file of OPT=VALUE lines, e.g. `variant short.txt`".into());
+        return Err(
+            "variant takes one file: a variant in the rules language, or OPT=VALUE lines".into(),
+        );
     };
-    let settings = read_variant(&s.game, path)?;
+    let text =
+        std::fs::read_to_string(path).map_err(|e| format!("cannot read variant `{path}`: {e}"))?;
+    if is_rules_file(path, &text) {
+        return rules_variant(s, path, out);
+    }
+    let settings = read_variant(&s.game, path, &text)?;
     let fresh = Session::new(&s.game, s.players, s.seed, &{
         let mut opts = s.game.default_options();
         for (name, v) in &settings {
@@ -158,6 +174,41 @@ pub fn cmd_variant(s: &mut Session, args: &[&str], out: &mut String) -> Result<F
         "variant {path}: {list} (the other options at their defaults)"
     );
     start(s, fresh, out)
+}
+
+/// Play a variant written in the rules language: it becomes the rules in
+/// play (and what `reload` reads); options set by hand stay set.
+fn rules_variant(s: &mut Session, path: &str, out: &mut String) -> Result<Flow, String> {
+    let game = match Game::load(path) {
+        Ok(g) => g,
+        Err(d) => {
+            out.push_str(&render(s, &d));
+            let n = d.error_count();
+            let plural = if n == 1 { "" } else { "s" };
+            return Err(format!(
+                "{path} has {n} error{plural}: the game goes on with the rules in play"
+            ));
+        }
+    };
+    let (opts, skipped) = s.next_options(&game);
+    let fresh = Session::new(&game, s.players, s.seed, &opts)?;
+    if !game.warnings().items.is_empty() {
+        out.push_str(&render(s, game.warnings()));
+    }
+    for e in &skipped {
+        let _ = writeln!(out, "an option you set does not apply: {e}");
+    }
+    let _ = writeln!(
+        out,
+        "variant {path}: now playing {} (`reload` reads this file)",
+        game.name()
+    );
+    let chosen = s.chosen.clone();
+    s.rules_path = Some(path.into());
+    let flow = start(s, fresh, out);
+    s.chosen = chosen;
+    s.chosen.retain(|(n, _)| game.option_index(n).is_some());
+    flow
 }
 
 /// Adopt a new start, say so, let bots move and list the moves.
