@@ -109,6 +109,12 @@ fn one_run_reports_every_error() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/diagnostics/several_errors.rules");
     let d = diagnose(&path);
     assert!(d.error_count() >= 4, "{}", d.render_plain());
+    // Syntax errors in two declarations, and a type error in a third that parsed.
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/diagnostics/several_syntax_errors.rules");
+    let d = diagnose(&path);
+    let codes: Vec<&str> = d.items.iter().map(|i| i.code.as_str()).collect();
+    assert_eq!(codes, ["E0001", "E0103", "E0001"], "{}", d.render_plain());
 }
 
 // ---- robustness: mutated copies of a complete game -----------------------
