@@ -6,7 +6,7 @@
 
 mod print;
 
-pub use print::{fmt_expr, to_dot, to_ron};
+pub use print::{describe, fmt_expr, to_dot, to_ron};
 
 use crate::check::hir::{self, Bind, Expr, Hir, LabelPart, Place, ProcKind, StmtKind, Tables};
 use crate::diag::Span;
