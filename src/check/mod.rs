@@ -97,15 +97,8 @@ pub fn check(file: &ast::File) -> (Hir, Vec<Diagnostic>) {
     c.check_invariants(file);
     c.check_program(file);
     // A function is checked at every use: report each of its mistakes once.
-    let mut seen: Vec<(String, String, Vec<(Span, String)>)> = Vec::new();
-    c.diags.retain(|d| {
-        let key = (d.code.clone(), d.message.clone(), d.labels.clone());
-        let fresh = !seen.contains(&key);
-        if fresh {
-            seen.push(key);
-        }
-        fresh
-    });
+    let mut seen = std::collections::HashSet::new();
+    c.diags.retain(|d| seen.insert(format!("{}|{}|{:?}", d.code, d.message, d.labels)));
     if file.items.is_empty() {
         // One message for an empty file, not one per missing declaration.
         c.diags.retain(|d| d.code != "E0109");
