@@ -84,6 +84,13 @@ fn resolve(s: &Session, args: &[&str]) -> Result<Action, String> {
         if let [i] = tier[..] {
             return Ok(legal[i]);
         }
+        // moves with the very same label are the same move to the player
+        // (two copies of a card): take the first
+        if let [i, ..] = tier[..]
+            && tier.iter().all(|j| labels[*j] == labels[i])
+        {
+            return Ok(legal[i]);
+        }
     }
     match matching[..] {
         [] => Err(format!(
