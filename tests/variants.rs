@@ -5,25 +5,40 @@ use grail::{Game, State};
 #[test]
 fn a_variant_replaces_options_and_phases() {
     let base = Game::load("tests/variants/base.rules").unwrap();
-    let v = Game::load("tests/variants/double.rules").unwrap_or_else(|d| panic!("{}", d.render_plain()));
+    let v = Game::load("tests/variants/double.rules")
+        .unwrap_or_else(|d| panic!("{}", d.render_plain()));
     assert_eq!(v.name(), "Count (Double)");
     let goal = |g: &Game| g.options()[g.option_index("goal").unwrap()].default;
     assert_eq!((goal(&base), goal(&v)), (3, 6));
     let s = State::new(&v, 2, 1, &v.default_options()).unwrap();
-    let labels: Vec<String> = s.legal_actions(&v).iter().map(|a| s.label(&v, *a)).collect();
+    let labels: Vec<String> = s
+        .legal_actions(&v)
+        .iter()
+        .map(|a| s.label(&v, *a))
+        .collect();
     assert_eq!(labels, ["two"]);
 }
 
 #[test]
 fn a_missing_base_is_a_diagnostic() {
-    let err = Game::load("tests/variants/orphan.rules").err().expect("no base");
+    let err = Game::load("tests/variants/orphan.rules")
+        .err()
+        .expect("no base");
     let text = err.render_plain();
-    assert!(text.contains("E0116") && text.contains("missing.rules"), "{text}");
+    assert!(
+        text.contains("E0116") && text.contains("missing.rules"),
+        "{text}"
+    );
 }
 
 #[test]
 fn errors_in_a_variant_are_reported() {
-    let err = Game::load("tests/variants/broken.rules").err().expect("broken");
+    let err = Game::load("tests/variants/broken.rules")
+        .err()
+        .expect("broken");
     let text = err.render_plain();
-    assert!(text.contains("scor") && text.contains("did you mean `score`"), "{text}");
+    assert!(
+        text.contains("scor") && text.contains("did you mean `score`"),
+        "{text}"
+    );
 }

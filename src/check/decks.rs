@@ -44,11 +44,20 @@ impl Checker {
                     let known: Vec<&str> = k.attrs.iter().map(|(n, _)| n.text.as_str()).collect();
                     let help = crate::diag::did_you_mean(&part, known.iter().copied())
                         .map(|s| format!("did you mean `{s}`?"))
-                        .unwrap_or_else(|| format!("the attributes of `{}` are: {}", k.name.text, known.join(", ")));
+                        .unwrap_or_else(|| {
+                            format!(
+                                "the attributes of `{}` are: {}",
+                                k.name.text,
+                                known.join(", ")
+                            )
+                        });
                     self.error(
-                        Diagnostic::error("E0101", format!("the card name uses unknown attribute `{part}`"))
-                            .label(at, format!("`{}` has no attribute `{part}`", k.name.text))
-                            .help(help),
+                        Diagnostic::error(
+                            "E0101",
+                            format!("the card name uses unknown attribute `{part}`"),
+                        )
+                        .label(at, format!("`{}` has no attribute `{part}`", k.name.text))
+                        .help(help),
                     );
                 }
             }
@@ -113,7 +122,10 @@ impl Checker {
             {
                 let mut diag = Diagnostic::error(
                     "E0105",
-                    format!("deck `{}` declares {size} cards but its entries make {made}", d.name.text),
+                    format!(
+                        "deck `{}` declares {size} cards but its entries make {made}",
+                        d.name.text
+                    ),
                 )
                 .label(span, format!("declared size {size}"));
                 if each.len() <= 6 {
@@ -145,10 +157,19 @@ impl Checker {
                 let known: Vec<&str> = decl.attrs.iter().map(|(a, _)| a.text.as_str()).collect();
                 let hint = crate::diag::did_you_mean(&n.text, known.iter().copied())
                     .map(|s| format!("did you mean `{s}`?"))
-                    .unwrap_or_else(|| format!("the attributes of `{}` are: {}", decl.name.text, known.join(", ")));
+                    .unwrap_or_else(|| {
+                        format!(
+                            "the attributes of `{}` are: {}",
+                            decl.name.text,
+                            known.join(", ")
+                        )
+                    });
                 self.error(
                     Diagnostic::error("E0101", format!("unknown attribute `{}`", n.text))
-                        .label(n.span, format!("`{}` has no attribute `{}`", decl.name.text, n.text))
+                        .label(
+                            n.span,
+                            format!("`{}` has no attribute `{}`", decl.name.text, n.text),
+                        )
                         .help(hint),
                 );
                 continue;
@@ -187,9 +208,13 @@ impl Checker {
                 let name = match (&name_override, &template) {
                     (Some(n), _) => n.clone(),
                     (None, Some(t)) => fill_template(t, |field| {
-                        choices.iter().enumerate().find_map(|(c, (attr, _, names))| {
-                            (self.tables.attrs[*attr as usize].name == field).then(|| names[idx[c]].clone())
-                        })
+                        choices
+                            .iter()
+                            .enumerate()
+                            .find_map(|(c, (attr, _, names))| {
+                                (self.tables.attrs[*attr as usize].name == field)
+                                    .then(|| names[idx[c]].clone())
+                            })
                     }),
                     (None, None) => decl.name.text.clone(),
                 };
@@ -200,7 +225,14 @@ impl Checker {
         }
     }
 
-    fn field_values(&mut self, v: &FieldValue, ty: Ty, tname: &ast::Name, vals: &mut Vec<i32>, names: &mut Vec<String>) {
+    fn field_values(
+        &mut self,
+        v: &FieldValue,
+        ty: Ty,
+        tname: &ast::Name,
+        vals: &mut Vec<i32>,
+        names: &mut Vec<String>,
+    ) {
         match (v, ty) {
             (FieldValue::Int(i, _), Ty::Int) => {
                 vals.push(*i as i32);
@@ -221,13 +253,21 @@ impl Checker {
                     }
                     None => {
                         let ename = info.name.clone();
-                        let hint = crate::diag::did_you_mean(&n.text, info.values.iter().map(String::as_str))
-                            .map(|s| format!("did you mean `{s}`?"))
-                            .unwrap_or_else(|| format!("the values of `{ename}` are: {}", info.values.join(", ")));
+                        let hint = crate::diag::did_you_mean(
+                            &n.text,
+                            info.values.iter().map(String::as_str),
+                        )
+                        .map(|s| format!("did you mean `{s}`?"))
+                        .unwrap_or_else(|| {
+                            format!("the values of `{ename}` are: {}", info.values.join(", "))
+                        });
                         self.error(
-                            Diagnostic::error("E0101", format!("`{}` is not a value of `{ename}`", n.text))
-                                .label(n.span, "unknown value")
-                                .help(hint),
+                            Diagnostic::error(
+                                "E0101",
+                                format!("`{}` is not a value of `{ename}`", n.text),
+                            )
+                            .label(n.span, "unknown value")
+                            .help(hint),
                         );
                     }
                 }
@@ -252,7 +292,10 @@ impl Checker {
 
 fn field_span(v: &FieldValue) -> Span {
     match v {
-        FieldValue::Int(_, s) | FieldValue::Range(_, _, s) | FieldValue::List(_, s) | FieldValue::Str(_, s) => *s,
+        FieldValue::Int(_, s)
+        | FieldValue::Range(_, _, s)
+        | FieldValue::List(_, s)
+        | FieldValue::Str(_, s) => *s,
         FieldValue::Name(n) => n.span,
     }
 }
@@ -264,7 +307,9 @@ fn template_fields(t: &str) -> Vec<(String, usize, usize)> {
     let mut at = 0;
     while let Some(open) = t[at..].find('{') {
         let open = at + open;
-        let Some(close) = t[open..].find('}') else { break };
+        let Some(close) = t[open..].find('}') else {
+            break;
+        };
         let close = open + close;
         out.push((t[open + 1..close].trim().to_string(), open, close + 1));
         at = close + 1;
@@ -277,7 +322,9 @@ fn fill_template(t: &str, mut value: impl FnMut(&str) -> Option<String>) -> Stri
     let mut rest = t;
     while let Some(open) = rest.find('{') {
         out.push_str(&rest[..open]);
-        let Some(close) = rest[open..].find('}') else { break };
+        let Some(close) = rest[open..].find('}') else {
+            break;
+        };
         let field = rest[open + 1..open + close].trim();
         out.push_str(&value(field).unwrap_or_default());
         rest = &rest[open + close + 1..];

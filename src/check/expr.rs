@@ -35,7 +35,11 @@ impl Scope {
         self.names.truncate(m);
     }
     pub fn get(&self, name: &str) -> Option<(u16, Ty)> {
-        self.names.iter().rev().find(|(n, _, _)| n == name).map(|(_, s, t)| (*s, *t))
+        self.names
+            .iter()
+            .rev()
+            .find(|(n, _, _)| n == name)
+            .map(|(_, s, t)| (*s, *t))
     }
 }
 
@@ -62,7 +66,13 @@ pub(crate) fn ty_name(c: &Checker, t: Ty) -> String {
 
 impl Checker {
     /// Resolve an expression and check that it has type `want`.
-    pub(crate) fn expect(&mut self, e: &ast::Expr, want: Ty, scope: &mut Scope, what: &str) -> Expr {
+    pub(crate) fn expect(
+        &mut self,
+        e: &ast::Expr,
+        want: Ty,
+        scope: &mut Scope,
+        what: &str,
+    ) -> Expr {
         let (x, t) = self.expr(e, scope);
         if !t.fits(want) {
             self.mismatch(e.span, want, t, what);
@@ -73,12 +83,20 @@ impl Checker {
     pub(crate) fn mismatch(&mut self, span: Span, want: Ty, got: Ty, what: &str) {
         let (w, g) = (a(&ty_name(self, want)), a(&ty_name(self, got)));
         let hint = match (want, got) {
-            (Ty::Int, Ty::Card) => " (a card is not a number: use one of its attributes, such as `c.value`)",
-            (Ty::Int, Ty::Zone | Ty::Cards) => " (use `count(zone)` for the number of cards in a zone)",
+            (Ty::Int, Ty::Card) => {
+                " (a card is not a number: use one of its attributes, such as `c.value`)"
+            }
+            (Ty::Int, Ty::Zone | Ty::Cards) => {
+                " (use `count(zone)` for the number of cards in a zone)"
+            }
             (Ty::Int, Ty::Bool) => " (a condition is not a number)",
-            (Ty::Bool, Ty::Int) => " (write `true` or `false`, or compare a number, for example `x > 0`)",
+            (Ty::Bool, Ty::Int) => {
+                " (write `true` or `false`, or compare a number, for example `x > 0`)"
+            }
             (Ty::Bool, _) => " (write a condition such as `x > 0` or `p.called`)",
-            (Ty::Card, Ty::Zone) => " (use `top(zone)`, `bottom(zone)` or `zone[i]` to take one card)",
+            (Ty::Card, Ty::Zone) => {
+                " (use `top(zone)`, `bottom(zone)` or `zone[i]` to take one card)"
+            }
             (Ty::Zone, Ty::Card) => " (a zone is needed, such as `discard` or `p.hand`)",
             (Ty::Zone, Ty::Cards) => " (a per-player zone needs its player, for example `p.hand`)",
             (Ty::Player, Ty::Players) => " (name one player, for example with `for p in players`)",
@@ -95,11 +113,16 @@ impl Checker {
     /// The help line for a per-player (or per-card) variable used without
     /// its owner: names the innermost player (or card) in scope, if any.
     pub(crate) fn owner_help(&self, scope: &Scope, name: &str, per_card: bool) -> String {
-        let (whose, want, fallback) =
-            if per_card { ("card", Ty::Card, "for c in zone") } else { ("player", Ty::Player, "for p in players") };
+        let (whose, want, fallback) = if per_card {
+            ("card", Ty::Card, "for c in zone")
+        } else {
+            ("player", Ty::Player, "for p in players")
+        };
         match scope.names.iter().rev().find(|(_, _, t)| *t == want) {
             Some((x, _, _)) => format!("each {whose} has its own `{name}`: write `{x}.{name}`"),
-            None => format!("each {whose} has its own `{name}`: name the {whose}, for example inside `{fallback} {{ ... }}`"),
+            None => format!(
+                "each {whose} has its own `{name}`: name the {whose}, for example inside `{fallback} {{ ... }}`"
+            ),
         }
     }
 
@@ -128,8 +151,12 @@ impl Checker {
             ExprKind::Name(n) => self.name(n, e.span, scope),
             ExprKind::Field(base, field) => self.field(base, field, scope),
             ExprKind::Index(base, idx) if self.is_table(base) => {
-                let ast::ExprKind::Name(n) = &base.kind else { unreachable!("checked") };
-                let Some((Sym::Table(t), _)) = self.names.get(n).copied() else { unreachable!("checked") };
+                let ast::ExprKind::Name(n) = &base.kind else {
+                    unreachable!("checked")
+                };
+                let Some((Sym::Table(t), _)) = self.names.get(n).copied() else {
+                    unreachable!("checked")
+                };
                 let key = Ty::Enum(self.tables.tables[t as usize].key);
                 let ty = self.tables.tables[t as usize].ty;
                 let k = self.expect(idx, key, scope, "the key of a table");
@@ -151,7 +178,12 @@ impl Checker {
             }
             ExprKind::Binary(op, l, r) => self.binary(*op, l, r, scope),
             ExprKind::Cond(c, a, b) => {
-                let c = self.expect(c, Ty::Bool, scope, "the condition of `if ... then ... else`");
+                let c = self.expect(
+                    c,
+                    Ty::Bool,
+                    scope,
+                    "the condition of `if ... then ... else`",
+                );
                 let (a, at) = self.expr(a, scope);
                 let (bx, bt) = self.expr(b, scope);
                 if !at.fits(bt) {
@@ -160,7 +192,9 @@ impl Checker {
                     self.error(
                         Diagnostic::error("E0103", "type mismatch")
                             .label(e.span, format!("one branch is {x}, the other {y}"))
-                            .help("both branches of `if ... then ... else` must have the same type"),
+                            .help(
+                                "both branches of `if ... then ... else` must have the same type",
+                            ),
                     );
                 }
                 let ty = if at == Ty::Nothing { bt } else { at };
@@ -251,7 +285,10 @@ impl Checker {
             self.error(
                 Diagnostic::error("E0101", format!("`{n}` is a value of several enums"))
                     .label(span, "ambiguous")
-                    .help(format!("it belongs to {}; rename one of the values", enums.join(" and "))),
+                    .help(format!(
+                        "it belongs to {}; rename one of the values",
+                        enums.join(" and ")
+                    )),
             );
             return (Expr::Int(0), Ty::Error);
         }
@@ -268,7 +305,10 @@ impl Checker {
             Ty::Player => match self.names.get(&field.text).map(|s| s.0) {
                 Some(Sym::Var(v)) if self.tables.vars[v as usize].per_player => {
                     self.usage.vars_read[v as usize] = true;
-                    (Expr::PerPlayer(v, Box::new(b)), self.tables.vars[v as usize].ty)
+                    (
+                        Expr::PerPlayer(v, Box::new(b)),
+                        self.tables.vars[v as usize].ty,
+                    )
                 }
                 Some(Sym::Zone(z)) if self.tables.zones[z as usize].per_player => {
                     self.usage.zones_used[z as usize] = true;
@@ -281,11 +321,18 @@ impl Checker {
                         .iter()
                         .filter(|v| v.per_player)
                         .map(|v| v.name.clone())
-                        .chain(self.tables.zones.iter().filter(|z| z.per_player).map(|z| z.name.clone()))
+                        .chain(
+                            self.tables
+                                .zones
+                                .iter()
+                                .filter(|z| z.per_player)
+                                .map(|z| z.name.clone()),
+                        )
                         .collect();
-                    let help = crate::diag::did_you_mean(&field.text, cands.iter().map(String::as_str))
-                        .map(|s| format!("did you mean `{s}`?"))
-                        .unwrap_or_else(|| format!("a player has: {}", cands.join(", ")));
+                    let help =
+                        crate::diag::did_you_mean(&field.text, cands.iter().map(String::as_str))
+                            .map(|s| format!("did you mean `{s}`?"))
+                            .unwrap_or_else(|| format!("a player has: {}", cands.join(", ")));
                     self.error(
                         Diagnostic::error("E0101", format!("players have no `{}`", field.text))
                             .label(field.span, "not a per-player variable or zone")
@@ -296,10 +343,16 @@ impl Checker {
             },
             Ty::Card => match self.tables.attrs.iter().position(|a| a.name == field.text) {
                 Some(a) => (Expr::Attr(a as u16, Box::new(b)), self.tables.attrs[a].ty),
-                None if matches!(self.names.get(&field.text), Some((Sym::Var(v), _)) if self.tables.vars[*v as usize].per_card) => {
-                    let Some((Sym::Var(v), _)) = self.names.get(&field.text).copied() else { unreachable!("matched") };
+                None if matches!(self.names.get(&field.text), Some((Sym::Var(v), _)) if self.tables.vars[*v as usize].per_card) =>
+                {
+                    let Some((Sym::Var(v), _)) = self.names.get(&field.text).copied() else {
+                        unreachable!("matched")
+                    };
                     self.usage.vars_read[v as usize] = true;
-                    (Expr::PerCard(v, Box::new(b)), self.tables.vars[v as usize].ty)
+                    (
+                        Expr::PerCard(v, Box::new(b)),
+                        self.tables.vars[v as usize].ty,
+                    )
                 }
                 None => {
                     let cands: Vec<&str> = self
@@ -307,18 +360,28 @@ impl Checker {
                         .attrs
                         .iter()
                         .map(|a| a.name.as_str())
-                        .chain(self.tables.vars.iter().filter(|v| v.per_card).map(|v| v.name.as_str()))
+                        .chain(
+                            self.tables
+                                .vars
+                                .iter()
+                                .filter(|v| v.per_card)
+                                .map(|v| v.name.as_str()),
+                        )
                         .collect();
                     let help = crate::diag::did_you_mean(&field.text, cands.iter().copied())
                         .map(|s| format!("did you mean `{s}`?"))
                         .unwrap_or_else(|| match cands.is_empty() {
-                            true => "cards have no attributes yet: declare them in a `card` block".to_string(),
+                            true => "cards have no attributes yet: declare them in a `card` block"
+                                .to_string(),
                             false => format!("cards have: {}", cands.join(", ")),
                         });
                     self.error(
-                        Diagnostic::error("E0101", format!("cards have no attribute `{}`", field.text))
-                            .label(field.span, "unknown attribute")
-                            .help(help),
+                        Diagnostic::error(
+                            "E0101",
+                            format!("cards have no attribute `{}`", field.text),
+                        )
+                        .label(field.span, "unknown attribute")
+                        .help(help),
                     );
                     (Expr::Int(0), Ty::Error)
                 }
@@ -329,7 +392,10 @@ impl Checker {
                 self.error(
                     Diagnostic::error("E0103", "type mismatch")
                         .label(base.span, format!("expected a player or a card, found {g}"))
-                        .help(format!("`.{}` needs a player or a card before the dot", field.text)),
+                        .help(format!(
+                            "`.{}` needs a player or a card before the dot",
+                            field.text
+                        )),
                 );
                 (Expr::Int(0), Ty::Error)
             }
@@ -337,21 +403,32 @@ impl Checker {
     }
 
     /// Expand a user function in place: its parameters stand for the argument expressions.
-    fn call_fn(&mut self, f: u16, name: &ast::Name, args: &[ast::Expr], span: Span, scope: &mut Scope) -> (Expr, Ty) {
+    fn call_fn(
+        &mut self,
+        f: u16,
+        name: &ast::Name,
+        args: &[ast::Expr],
+        span: Span,
+        scope: &mut Scope,
+    ) -> (Expr, Ty) {
         let (decl, params, ret) = self.funcs[f as usize].clone();
         if args.len() != params.len() {
             self.error(
-                Diagnostic::error(
-                    "E0104",
-                    arity_title(&name.text, params.len(), args.len()),
-                )
-                .label(span, format!("{} given here", count(args.len(), "argument")))
-                .label(decl.name.span, format!("`{}` is declared here", name.text))
-                .help(format!(
-                    "pass one value per parameter, in order: `{}({})`",
-                    name.text,
-                    decl.params.iter().map(|(n, _)| n.text.as_str()).collect::<Vec<_>>().join(", ")
-                )),
+                Diagnostic::error("E0104", arity_title(&name.text, params.len(), args.len()))
+                    .label(
+                        span,
+                        format!("{} given here", count(args.len(), "argument")),
+                    )
+                    .label(decl.name.span, format!("`{}` is declared here", name.text))
+                    .help(format!(
+                        "pass one value per parameter, in order: `{}({})`",
+                        name.text,
+                        decl.params
+                            .iter()
+                            .map(|(n, _)| n.text.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )),
             );
             return (Expr::Int(0), Ty::Error);
         }
@@ -381,7 +458,12 @@ impl Checker {
         let saved_aliases = std::mem::replace(&mut scope.aliases, aliases);
         let saved_marks = std::mem::take(&mut scope.marks);
         self.expanding.push(f);
-        let body = self.expect(&decl.body, ret, scope, &format!("the value of `{}`", name.text));
+        let body = self.expect(
+            &decl.body,
+            ret,
+            scope,
+            &format!("the value of `{}`", name.text),
+        );
         self.expanding.pop();
         scope.names = saved_names;
         scope.aliases = saved_aliases;
@@ -389,7 +471,13 @@ impl Checker {
         (Expr::Bind(binds, Box::new(body)), ret)
     }
 
-    fn call(&mut self, name: &ast::Name, args: &[ast::Expr], span: Span, scope: &mut Scope) -> (Expr, Ty) {
+    fn call(
+        &mut self,
+        name: &ast::Name,
+        args: &[ast::Expr],
+        span: Span,
+        scope: &mut Scope,
+    ) -> (Expr, Ty) {
         if let Some((Sym::Func(f), _)) = self.names.get(&name.text).copied() {
             return self.call_fn(f, name, args, span, scope);
         }
@@ -421,12 +509,12 @@ impl Checker {
         let (params, ret) = b.signature();
         if args.len() != params.len() {
             self.error(
-                Diagnostic::error(
-                    "E0104",
-                    arity_title(&name.text, params.len(), args.len()),
-                )
-                .label(span, format!("{} given here", count(args.len(), "argument")))
-                .help(builtin_usage(b)),
+                Diagnostic::error("E0104", arity_title(&name.text, params.len(), args.len()))
+                    .label(
+                        span,
+                        format!("{} given here", count(args.len(), "argument")),
+                    )
+                    .help(builtin_usage(b)),
             );
             return (Expr::Int(0), Ty::Error);
         }
@@ -450,15 +538,21 @@ impl Checker {
                 if !lt.fits(rt) {
                     let (x, y) = (a(&ty_name(self, lt)), a(&ty_name(self, rt)));
                     let hint = match (lt, rt) {
-                        (Ty::Bool, Ty::Int) | (Ty::Int, Ty::Bool) => ": a condition is `true` or `false`, not a number",
-                        (Ty::Card, Ty::Int) | (Ty::Int, Ty::Card) => ": compare one of the card's attributes, such as `c.value`",
+                        (Ty::Bool, Ty::Int) | (Ty::Int, Ty::Bool) => {
+                            ": a condition is `true` or `false`, not a number"
+                        }
+                        (Ty::Card, Ty::Int) | (Ty::Int, Ty::Card) => {
+                            ": compare one of the card's attributes, such as `c.value`"
+                        }
                         _ => "",
                     };
                     self.error(
                         Diagnostic::error("E0103", "type mismatch")
                             .label(l.span, format!("this is {x}"))
                             .label(r.span, format!("this is {y}"))
-                            .help(format!("only values of the same type can be compared{hint}")),
+                            .help(format!(
+                                "only values of the same type can be compared{hint}"
+                            )),
                     );
                 }
                 Ty::Bool
@@ -531,7 +625,9 @@ impl Checker {
                 self.error(
                     Diagnostic::error("E0104", "this aggregate needs a value")
                         .label(span, "what should be added or compared?")
-                        .help(format!("write it as `{kind:?}(c.value for c in zone)`").to_lowercase()),
+                        .help(
+                            format!("write it as `{kind:?}(c.value for c in zone)`").to_lowercase(),
+                        ),
                 );
                 None
             }
@@ -567,12 +663,19 @@ impl Checker {
 /// "`f` takes 2 arguments but 1 was given".
 pub(crate) fn arity_title(name: &str, want: usize, got: usize) -> String {
     let was = if got == 1 { "was" } else { "were" };
-    format!("`{name}` takes {} but {got} {was} given", count(want, "argument"))
+    format!(
+        "`{name}` takes {} but {got} {was} given",
+        count(want, "argument")
+    )
 }
 
 /// "1 argument", "3 arguments".
 pub(crate) fn count(n: usize, noun: &str) -> String {
-    if n == 1 { format!("1 {noun}") } else { format!("{n} {noun}s") }
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
 }
 
 /// How a built-in function is called, and what it gives.
@@ -591,12 +694,20 @@ fn builtin_usage(b: Builtin) -> &'static str {
         Builtin::Knows => "write `knows(PLAYER, CARD)`: whether the player knows the card",
         Builtin::InZone => "write `in_zone(CARD, ZONE)`: whether the card is in that zone",
         Builtin::ZoneOf => "write `zone_of(CARD)`: the zone or board cell holding the card",
-        Builtin::Cell => "write `cell(X, Y)`: the board cell at column X and row Y (from 0), or none",
+        Builtin::Cell => {
+            "write `cell(X, Y)`: the board cell at column X and row Y (from 0), or none"
+        }
         Builtin::XOf => "write `x_of(CELL)`: the cell's column, from 0",
         Builtin::YOf => "write `y_of(CELL)`: the cell's row, from 0",
         Builtin::Shift => "write `shift(CELL, DX, DY)`: the cell one step away, or none",
-        Builtin::Ray => "write `ray(CELL, DX, DY, STEPS)`: the cells along a line, up to the first occupied one",
-        Builtin::Would => "write `would(CARD, CELL, CONDITION)`: the condition as if the card had moved there",
-        Builtin::Moves => "write `moves(CELL, PATTERN, FACING, STEPS)`: the cells a movement pattern reaches",
+        Builtin::Ray => {
+            "write `ray(CELL, DX, DY, STEPS)`: the cells along a line, up to the first occupied one"
+        }
+        Builtin::Would => {
+            "write `would(CARD, CELL, CONDITION)`: the condition as if the card had moved there"
+        }
+        Builtin::Moves => {
+            "write `moves(CELL, PATTERN, FACING, STEPS)`: the cells a movement pattern reaches"
+        }
     }
 }

@@ -162,7 +162,10 @@ impl Checker {
         all.extend(self.tables.enums.iter().map(|e| e.name.as_str()));
         let hint = match did_you_mean(&name.text, all.iter().copied()) {
             Some(s) => format!("did you mean `{s}`?"),
-            None => format!("types are int, bool, player, card, zone or an enum: {}", all.join(", ")),
+            None => format!(
+                "types are int, bool, player, card, zone or an enum: {}",
+                all.join(", ")
+            ),
         };
         self.error(
             Diagnostic::error("E0111", format!("unknown type `{}`", name.text))
@@ -179,7 +182,8 @@ impl Checker {
             match item {
                 Item::Game(g) => {
                     // Label the keyword, not the whole block.
-                    let word = Span::new(g.span.start as usize, g.span.start as usize + "game".len());
+                    let word =
+                        Span::new(g.span.start as usize, g.span.start as usize + "game".len());
                     if let Some(prev) = game_seen {
                         self.error(
                             Diagnostic::error("E0102", "the game is declared twice")
@@ -219,9 +223,15 @@ impl Checker {
                     if self.define(&o.name, Sym::Option(id)) {
                         if o.min > o.max {
                             self.error(
-                                Diagnostic::error("E0106", format!("option `{}` has an empty range", o.name.text))
-                                    .label(o.range_span, "the minimum is above the maximum")
-                                    .help(format!("write the smaller bound first: `{}..{}`", o.max, o.min)),
+                                Diagnostic::error(
+                                    "E0106",
+                                    format!("option `{}` has an empty range", o.name.text),
+                                )
+                                .label(o.range_span, "the minimum is above the maximum")
+                                .help(format!(
+                                    "write the smaller bound first: `{}..{}`",
+                                    o.max, o.min
+                                )),
                             );
                         } else if o.default.0 < o.min || o.default.0 > o.max {
                             self.error(
@@ -258,9 +268,15 @@ impl Checker {
                         for v in &e.values {
                             if values.contains(&v.text) {
                                 self.error(
-                                    Diagnostic::error("E0102", format!("`{}` appears twice in enum `{}`", v.text, e.name.text))
-                                        .label(v.span, "repeated here")
-                                        .help("list each value once"),
+                                    Diagnostic::error(
+                                        "E0102",
+                                        format!(
+                                            "`{}` appears twice in enum `{}`",
+                                            v.text, e.name.text
+                                        ),
+                                    )
+                                    .label(v.span, "repeated here")
+                                    .help("list each value once"),
                                 );
                                 continue;
                             }
@@ -299,7 +315,9 @@ impl Checker {
                         let moves = p
                             .moves
                             .iter()
-                            .map(|(m, x, y)| (*m, (*x).clamp(-64, 64) as i8, (*y).clamp(-64, 64) as i8))
+                            .map(|(m, x, y)| {
+                                (*m, (*x).clamp(-64, 64) as i8, (*y).clamp(-64, 64) as i8)
+                            })
                             .collect();
                         self.tables.patterns.push(PatternInfo {
                             name: p.name.text.clone(),
@@ -402,9 +420,15 @@ impl Checker {
                 let params: Vec<Ty> = p.params.iter().map(|(_, t)| self.ty(t)).collect();
                 if p.kind == ast::PhaseKind::Turn && params.first() != Some(&Ty::Player) {
                     self.error(
-                        Diagnostic::error("E0103", format!("turn `{}` must take its player first", p.name.text))
-                            .label(p.name.span, "a turn belongs to a player")
-                            .help(format!("declare it as `turn {}(p: player) {{ ... }}`", p.name.text)),
+                        Diagnostic::error(
+                            "E0103",
+                            format!("turn `{}` must take its player first", p.name.text),
+                        )
+                        .label(p.name.span, "a turn belongs to a player")
+                        .help(format!(
+                            "declare it as `turn {}(p: player) {{ ... }}`",
+                            p.name.text
+                        )),
                     );
                 }
                 if p.kind == ast::PhaseKind::Reaction
@@ -418,7 +442,8 @@ impl Checker {
                 }
                 self.procs[id as usize].params = params;
                 // Parameter names, for help lines (check_procs adds the other locals).
-                self.procs[id as usize].local_names = p.params.iter().map(|(n, _)| n.text.clone()).collect();
+                self.procs[id as usize].local_names =
+                    p.params.iter().map(|(n, _)| n.text.clone()).collect();
             }
         }
     }
@@ -458,9 +483,12 @@ impl Checker {
         for (k, v) in &t.entries {
             match names.iter().position(|n| *n == k.text) {
                 Some(i) if values[i].is_some() => self.error(
-                    Diagnostic::error("E0102", format!("`{}` appears twice in table `{}`", k.text, t.name.text))
-                        .label(k.span, "repeated here")
-                        .help("give each key one value"),
+                    Diagnostic::error(
+                        "E0102",
+                        format!("`{}` appears twice in table `{}`", k.text, t.name.text),
+                    )
+                    .label(k.span, "repeated here")
+                    .help("give each key one value"),
                 ),
                 Some(i) => values[i] = self.table_value(v, value),
                 None => self.unknown(&k.text, k.span, &format!("value of `{}`", t.key.text), &[]),
@@ -474,9 +502,16 @@ impl Checker {
             .collect();
         if !missing.is_empty() {
             self.error(
-                Diagnostic::error("E0113", format!("table `{}` has no value for {}", t.name.text, missing.join(", ")))
-                    .label(t.name.span, "incomplete table")
-                    .help("give a value for every value of the enum (0 if it does not matter)"),
+                Diagnostic::error(
+                    "E0113",
+                    format!(
+                        "table `{}` has no value for {}",
+                        t.name.text,
+                        missing.join(", ")
+                    ),
+                )
+                .label(t.name.span, "incomplete table")
+                .help("give a value for every value of the enum (0 if it does not matter)"),
             );
         }
         self.tables.tables.push(TableInfo {
@@ -506,7 +541,9 @@ impl Checker {
                 self.error(
                     Diagnostic::error("E0103", "type mismatch in a table")
                         .label(span, "this value does not fit the table's type")
-                        .help("an `int` table takes numbers, a `pattern` table takes pattern names"),
+                        .help(
+                            "an `int` table takes numbers, a `pattern` table takes pattern names",
+                        ),
                 );
                 Some(0)
             }
@@ -547,7 +584,10 @@ impl Checker {
         for item in &file.items {
             if let Item::Winners(w) = item {
                 // Label the keyword: the declaration's span runs on past its line.
-                let word = Span::new(w.span.start as usize, w.span.start as usize + "winners".len());
+                let word = Span::new(
+                    w.span.start as usize,
+                    w.span.start as usize + "winners".len(),
+                );
                 if let Some(first) = found {
                     self.error(
                         Diagnostic::error("E0102", "`winners` is declared twice")
@@ -612,7 +652,11 @@ pub(crate) fn a(noun: &str) -> String {
         "none" => "`none`".to_string(),
         "?" => "a value of unknown type".to_string(),
         _ => {
-            let article = if noun.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" };
+            let article = if noun.starts_with(['a', 'e', 'i', 'o', 'u']) {
+                "an"
+            } else {
+                "a"
+            };
             format!("{article} {noun}")
         }
     }

@@ -23,7 +23,13 @@ impl Checker {
                     if starts > 1 {
                         self.error(
                             Diagnostic::error("E0102", "`start` is defined twice")
-                                .label(Span::new(span.start as usize, span.start as usize + "start".len()), "defined again here")
+                                .label(
+                                    Span::new(
+                                        span.start as usize,
+                                        span.start as usize + "start".len(),
+                                    ),
+                                    "defined again here",
+                                )
                                 .label(self.procs[0].span, "first defined here")
                                 .help("a game has one `start` block; move the rest into a phase"),
                         );
@@ -83,7 +89,11 @@ impl Checker {
 
     fn block(&mut self, b: &ast::Block, scope: &mut Scope, ctx: &mut Ctx) -> Vec<Stmt> {
         scope.open();
-        let out = b.stmts.iter().filter_map(|s| self.stmt(s, scope, ctx)).collect();
+        let out = b
+            .stmts
+            .iter()
+            .filter_map(|s| self.stmt(s, scope, ctx))
+            .collect();
         scope.close();
         out
     }
@@ -97,7 +107,11 @@ impl Checker {
             }
             S::Assign(base, field, op, e) => {
                 let (place, ty) = self.place(base, field.as_ref(), scope)?;
-                let want = if *op == ast::AssignOp::Set { ty } else { Ty::Int };
+                let want = if *op == ast::AssignOp::Set {
+                    ty
+                } else {
+                    Ty::Int
+                };
                 if *op != ast::AssignOp::Set && ty != Ty::Int && ty != Ty::Error {
                     self.mismatch(s.span, Ty::Int, ty, "a variable changed by `+=` or `-=`");
                 }
@@ -107,7 +121,10 @@ impl Checker {
             S::If(c, t, e) => {
                 let c = self.expect(c, Ty::Bool, scope, "an `if` condition");
                 let t = self.block(t, scope, ctx);
-                let e = e.as_ref().map(|e| self.block(e, scope, ctx)).unwrap_or_default();
+                let e = e
+                    .as_ref()
+                    .map(|e| self.block(e, scope, ctx))
+                    .unwrap_or_default();
                 StmtKind::If(c, t, e)
             }
             S::Loop(b) => {
@@ -132,13 +149,26 @@ impl Checker {
                 scope.close();
                 StmtKind::For(bind, body)
             }
-            S::Choose { who, arms, otherwise } => {
+            S::Choose {
+                who,
+                arms,
+                otherwise,
+            } => {
                 let who = self.expect(who, Ty::Player, scope, "the player who chooses");
                 let arms = arms.iter().map(|a| self.arm(a, scope, ctx)).collect();
                 let otherwise = otherwise.as_ref().map(|b| self.block(b, scope, ctx));
-                StmtKind::Choose { who, arms, otherwise }
+                StmtKind::Choose {
+                    who,
+                    arms,
+                    otherwise,
+                }
             }
-            S::Window { var, from, filter, arms } => {
+            S::Window {
+                var,
+                from,
+                filter,
+                arms,
+            } => {
                 let from = self.expect(from, Ty::Player, scope, "the first player of a window");
                 scope.open();
                 let slot = scope.push(&var.text, Ty::Player);
@@ -150,16 +180,34 @@ impl Checker {
                 let arms = arms.iter().map(|a| self.arm(a, scope, ctx)).collect();
                 ctx.loops -= 1;
                 scope.close();
-                StmtKind::Window { slot, from, filter, arms }
+                StmtKind::Window {
+                    slot,
+                    from,
+                    filter,
+                    arms,
+                }
             }
-            S::Move { all, what, to, bottom } => {
+            S::Move {
+                all,
+                what,
+                to,
+                bottom,
+            } => {
                 let to = self.expect(to, Ty::Zone, scope, "the destination of `move`");
                 if *all {
                     let from = self.expect(what, Ty::Zone, scope, "the zone emptied by `move all`");
-                    StmtKind::MoveAll { from, to, bottom: *bottom }
+                    StmtKind::MoveAll {
+                        from,
+                        to,
+                        bottom: *bottom,
+                    }
                 } else {
                     let what = self.expect(what, Ty::Card, scope, "the thing moved");
-                    StmtKind::Move { what, to, bottom: *bottom }
+                    StmtKind::Move {
+                        what,
+                        to,
+                        bottom: *bottom,
+                    }
                 }
             }
             S::Deal(n, from, to) => {
@@ -168,7 +216,9 @@ impl Checker {
                 let to = self.expect(to, Ty::Zone, scope, "the zone dealt to");
                 StmtKind::Deal(n, from, to)
             }
-            S::Shuffle(z) => StmtKind::Shuffle(self.expect(z, Ty::Zone, scope, "the shuffled zone")),
+            S::Shuffle(z) => {
+                StmtKind::Shuffle(self.expect(z, Ty::Zone, scope, "the shuffled zone"))
+            }
             S::Swap(a, b) => {
                 let a = self.expect(a, Ty::Card, scope, "a swapped card");
                 let b = self.expect(b, Ty::Card, scope, "a swapped card");
@@ -209,14 +259,22 @@ impl Checker {
         Some(Stmt { kind, span: s.span })
     }
 
-    fn place(&mut self, base: &ast::Name, field: Option<&ast::Name>, scope: &mut Scope) -> Option<(Place, Ty)> {
+    fn place(
+        &mut self,
+        base: &ast::Name,
+        field: Option<&ast::Name>,
+        scope: &mut Scope,
+    ) -> Option<(Place, Ty)> {
         match field {
             None => {
                 if let Some((slot, ty)) = scope.get(&base.text) {
                     return Some((Place::Local(slot), ty));
                 }
                 match self.names.get(&base.text).map(|s| s.0) {
-                    Some(Sym::Var(v)) if !self.tables.vars[v as usize].per_player && !self.tables.vars[v as usize].per_card => {
+                    Some(Sym::Var(v))
+                        if !self.tables.vars[v as usize].per_player
+                            && !self.tables.vars[v as usize].per_card =>
+                    {
                         self.usage.vars_written[v as usize] = true;
                         Some((Place::Global(v), self.tables.vars[v as usize].ty))
                     }
@@ -225,17 +283,23 @@ impl Checker {
                         let whose = if per_card { "card" } else { "player" };
                         let help = self.owner_help(scope, &base.text, per_card);
                         self.error(
-                            Diagnostic::error("E0103", format!("`{}` belongs to each {whose}", base.text))
-                                .label(base.span, format!("which {whose}'s?"))
-                                .help(help),
+                            Diagnostic::error(
+                                "E0103",
+                                format!("`{}` belongs to each {whose}", base.text),
+                            )
+                            .label(base.span, format!("which {whose}'s?"))
+                            .help(help),
                         );
                         None
                     }
                     Some(Sym::Option(_)) => {
                         self.error(
-                            Diagnostic::error("E0115", format!("option `{}` cannot be changed by the rules", base.text))
-                                .label(base.span, "options are fixed when the game starts")
-                                .help("declare a `var` initialised from the option and change that"),
+                            Diagnostic::error(
+                                "E0115",
+                                format!("option `{}` cannot be changed by the rules", base.text),
+                            )
+                            .label(base.span, "options are fixed when the game starts")
+                            .help("declare a `var` initialised from the option and change that"),
                         );
                         None
                     }
@@ -260,7 +324,12 @@ impl Checker {
                     };
                 }
                 if !pt.fits(Ty::Player) {
-                    self.mismatch(base.span, Ty::Player, pt, "the owner of a per-player variable");
+                    self.mismatch(
+                        base.span,
+                        Ty::Player,
+                        pt,
+                        "the owner of a per-player variable",
+                    );
                     return None;
                 }
                 match self.names.get(&f.text).map(|s| s.0) {
@@ -288,14 +357,20 @@ impl Checker {
     fn bind(&mut self, b: &ast::Binding, scope: &mut Scope) -> Bind {
         let (coll, el) = self.collection(&b.coll, scope);
         let slot = scope.push(&b.var.text, el);
-        let filter = b.filter.as_ref().map(|f| self.expect(f, Ty::Bool, scope, "a `where` filter"));
+        let filter = b
+            .filter
+            .as_ref()
+            .map(|f| self.expect(f, Ty::Bool, scope, "a `where` filter"));
         Bind { slot, coll, filter }
     }
 
     fn arm(&mut self, a: &ast::OptionArm, scope: &mut Scope, ctx: &mut Ctx) -> Arm {
         scope.open();
         let bind = a.binding.as_ref().map(|b| self.bind(b, scope));
-        let guard = a.guard.as_ref().map(|g| self.expect(g, Ty::Bool, scope, "a `when` guard"));
+        let guard = a
+            .guard
+            .as_ref()
+            .map(|g| self.expect(g, Ty::Bool, scope, "a `when` guard"));
         let mut label = Vec::new();
         for part in &a.label.parts {
             match part {
@@ -308,18 +383,37 @@ impl Checker {
         }
         let body = self.block(&a.body, scope, ctx);
         scope.close();
-        Arm { label, bind, guard, body, span: a.span }
+        Arm {
+            label,
+            bind,
+            guard,
+            body,
+            span: a.span,
+        }
     }
 
-    fn call_stmt(&mut self, n: &ast::Name, args: &[ast::Expr], span: Span, scope: &mut Scope, ctx: &mut Ctx) -> Option<Stmt> {
+    fn call_stmt(
+        &mut self,
+        n: &ast::Name,
+        args: &[ast::Expr],
+        span: Span,
+        scope: &mut Scope,
+        ctx: &mut Ctx,
+    ) -> Option<Stmt> {
         let id = match self.names.get(&n.text).map(|s| s.0) {
             Some(Sym::Proc(id)) => id,
             _ => {
-                if crate::check::hir::Builtin::ALL.iter().any(|(b, _)| *b == n.text) {
+                if crate::check::hir::Builtin::ALL
+                    .iter()
+                    .any(|(b, _)| *b == n.text)
+                {
                     self.error(
-                        Diagnostic::error("E0103", format!("`{}` is a function, not a phase", n.text))
-                            .label(n.span, "its value would be thrown away")
-                            .help("use it inside an expression, for example `let x = ...`"),
+                        Diagnostic::error(
+                            "E0103",
+                            format!("`{}` is a function, not a phase", n.text),
+                        )
+                        .label(n.span, "its value would be thrown away")
+                        .help("use it inside an expression, for example `let x = ...`"),
                     );
                 } else {
                     self.unknown(&n.text, n.span, "phase", &[]);
@@ -342,14 +436,32 @@ impl Checker {
             let shown: Vec<String> = params
                 .iter()
                 .enumerate()
-                .map(|(i, t)| format!("{}: {}", names.get(i).map_or("_", String::as_str), ty_name(self, *t)))
+                .map(|(i, t)| {
+                    format!(
+                        "{}: {}",
+                        names.get(i).map_or("_", String::as_str),
+                        ty_name(self, *t)
+                    )
+                })
                 .collect();
-            let call: Vec<&str> = (0..params.len()).map(|i| names.get(i).map_or("_", String::as_str)).collect();
+            let call: Vec<&str> = (0..params.len())
+                .map(|i| names.get(i).map_or("_", String::as_str))
+                .collect();
             self.error(
                 Diagnostic::error("E0104", arity_title(&n.text, params.len(), args.len()))
-                    .label(span, format!("{} given here", count(args.len(), "argument")))
-                    .label(self.procs[id as usize].span, format!("`{}` is declared with ({})", n.text, shown.join(", ")))
-                    .help(format!("pass one value per parameter, in order: `{}({})`", n.text, call.join(", "))),
+                    .label(
+                        span,
+                        format!("{} given here", count(args.len(), "argument")),
+                    )
+                    .label(
+                        self.procs[id as usize].span,
+                        format!("`{}` is declared with ({})", n.text, shown.join(", ")),
+                    )
+                    .help(format!(
+                        "pass one value per parameter, in order: `{}({})`",
+                        n.text,
+                        call.join(", ")
+                    )),
             );
             return None;
         }
@@ -358,7 +470,10 @@ impl Checker {
             .zip(params)
             .map(|(a, t)| self.expect(a, t, scope, &format!("this argument of `{}`", n.text)))
             .collect();
-        Some(Stmt { kind: StmtKind::Call(id, xs), span })
+        Some(Stmt {
+            kind: StmtKind::Call(id, xs),
+            span,
+        })
     }
 
     /// Reachability from `start` (and from reactions), and the end condition.
@@ -384,9 +499,15 @@ impl Checker {
         for (i, p) in self.procs.iter().enumerate() {
             if !reached[i] && p.kind != ProcKind::Start {
                 let kind = proc_kind(p.kind);
-                let d = Diagnostic::warning("E0107", format!("{kind} `{}` can never be reached", p.name))
-                    .label(p.span, "nothing calls it from `start` or a reaction")
-                    .help(format!("call `{}(...)` from a phase that runs, or delete it", p.name));
+                let d = Diagnostic::warning(
+                    "E0107",
+                    format!("{kind} `{}` can never be reached", p.name),
+                )
+                .label(p.span, "nothing calls it from `start` or a reaction")
+                .help(format!(
+                    "call `{}(...)` from a phase that runs, or delete it",
+                    p.name
+                ));
                 self.diags.push(d);
             }
         }
@@ -397,7 +518,14 @@ impl Checker {
                 .label(span, "no `end game` can be reached from here");
             for &(p, at) in &self.ends {
                 let proc = &self.procs[p as usize];
-                d = d.label(at, format!("this `end game` is in {} `{}`, which never runs", proc_kind(proc.kind), proc.name));
+                d = d.label(
+                    at,
+                    format!(
+                        "this `end game` is in {} `{}`, which never runs",
+                        proc_kind(proc.kind),
+                        proc.name
+                    ),
+                );
             }
             self.error(d.help(if self.ends.is_empty() {
                 "add `end game` where the game should stop, usually in a check after each round: `if CONDITION { end game }`"
