@@ -52,9 +52,10 @@ struct Output {
     /// Treat `warnings` (all of them) or one lint as an error; repeatable.
     #[arg(long, value_name = "warnings|LINT")]
     deny: Vec<String>,
-    /// Folder for reproduction scripts too long to print inline.
-    #[arg(long, value_name = "DIR", default_value = "rulecheck-repro")]
-    repro_dir: PathBuf,
+    /// Folder for reproduction scripts too long to print inline (default:
+    /// `rulecheck-repro` in the system's temporary folder).
+    #[arg(long, value_name = "DIR")]
+    repro_dir: Option<PathBuf>,
 }
 
 #[derive(Args)]
@@ -121,7 +122,11 @@ fn bad(message: impl std::fmt::Display) -> ! {
 
 fn config(o: &Output) -> Config {
     let mut config = Config {
-        repro_dir: Some(o.repro_dir.clone()),
+        repro_dir: Some(
+            o.repro_dir
+                .clone()
+                .unwrap_or_else(|| std::env::temp_dir().join("rulecheck-repro")),
+        ),
         ..Config::default()
     };
     for d in &o.deny {
@@ -196,9 +201,7 @@ fn progress(total: u64) -> Option<ProgressBar> {
         return None;
     }
     let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::hidden());
-    if let Ok(style) =
-        ProgressStyle::with_template("{bar:40} {pos}/{len} games, {per_sec}, eta {eta}")
-    {
+    if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} games, eta {eta}") {
         bar.set_style(style);
     }
     Some(bar)
@@ -267,7 +270,21 @@ fn merge_parts(m: &MergeArgs) -> ! {
     print(&report, &m.out, started.elapsed())
 }
 
+/// Panics in the engine are caught per game and reported with their seed;
+/// print the first one as it happens, not one per game.
+fn quiet_repeated_panics() {
+    static SEEN: AtomicBool = AtomicBool::new(false);
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        if !SEEN.swap(true, Ordering::Relaxed) {
+            default(info);
+            eprintln!("rulecheck: every game that panics is reported with its seed");
+        }
+    }));
+}
+
 fn main() {
+    quiet_repeated_panics();
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) if !e.use_stderr() => {

@@ -116,6 +116,11 @@ pub struct FileReport {
     pub linted: bool,
     /// The simulation, when games were played.
     pub sim: Option<SimSection>,
+    /// The simulations of rules variants compared with this file: their
+    /// columns follow this file's in its table.
+    pub compared: Vec<SimSection>,
+    /// For a rules variant: the file whose table shows its columns.
+    pub shown_with: Option<String>,
     allows: Allows,
     config: Config,
 }
@@ -130,6 +135,8 @@ impl FileReport {
             unreadable: None,
             linted: false,
             sim: None,
+            compared: Vec::new(),
+            shown_with: None,
             config: config.clone(),
         }
     }
@@ -261,16 +268,24 @@ pub fn check_path(path: impl AsRef<Path>, config: &Config) -> FileReport {
     read_and_check(path.as_ref(), config).0
 }
 
+/// Read a rules file (a variant together with its base) and check it.
 fn read_and_check(path: &Path, config: &Config) -> (FileReport, Option<Compiled>) {
-    let name = path.display().to_string();
-    match std::fs::read_to_string(path) {
-        Ok(text) => {
-            let (r, c) = check_compiled(Source::new(name, text), config);
+    match crate::engine::read_rules(path) {
+        Ok(source) => {
+            let (r, c) = check_compiled(source, config);
             (r, Some(c))
         }
-        Err(e) => {
-            let mut r = FileReport::new(Source::new(name.clone(), ""), config);
-            r.unreadable = Some(format!("cannot read `{name}`: {e}"));
+        Err(d) => {
+            let mut r = FileReport::new(d.source.clone(), config);
+            match d.items.iter().find(|x| x.code == "E0000") {
+                Some(e) => r.unreadable = Some(e.message.clone()),
+                None => {
+                    for x in d.items {
+                        r.add_checker(x);
+                    }
+                    r.sort();
+                }
+            }
             (r, None)
         }
     }

@@ -20,6 +20,9 @@ pub const FORMAT: &str = "grail rulecheck part 1";
 pub struct Part {
     pub format: String,
     pub plan: Plan,
+    /// The FILE arguments of the run.
+    pub paths: Vec<String>,
+    /// Every file checked (the FILEs, then rules variants).
     pub files: Vec<PartFile>,
 }
 
@@ -37,6 +40,7 @@ impl Run {
         Part {
             format: FORMAT.into(),
             plan: self.plan.clone(),
+            paths: self.paths.clone(),
             files: self
                 .files
                 .iter()
@@ -89,7 +93,7 @@ pub fn merge(parts: &[(String, Part)], config: &Config) -> Result<Report, String
         let Some(s) = theirs.shard.take() else {
             return Err(format!("{name}: not written by a --shard run"));
         };
-        if theirs != plan || s.n != shard.n {
+        if theirs != plan || s.n != shard.n || p.paths != first.paths {
             return Err(format!(
                 "{name} and {first_name} come from different runs (other options, games, seed or shard count)"
             ));
@@ -114,8 +118,10 @@ pub fn merge(parts: &[(String, Part)], config: &Config) -> Result<Report, String
     if let Some(k) = seen.iter().position(Option::is_none) {
         return Err(format!("shard {}/{} is missing", k + 1, shard.n));
     }
-    let paths: Vec<&str> = first.files.iter().map(|f| f.path.as_str()).collect();
-    let run = prepare(&paths, config, &plan)?;
+    let run = prepare(&first.paths, config, &plan)?;
+    if run.files.len() != first.files.len() {
+        return Err("the files to check changed since the shards ran".into());
+    }
     let mut stats = Vec::new();
     for (i, f) in run.files.iter().enumerate() {
         let part_file = &first.files[i];

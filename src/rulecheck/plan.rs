@@ -3,6 +3,11 @@
 //! `--shard`), variant files, and the columns it makes for one game. Every
 //! column is one combination of a variant (the base rules first), a value of
 //! each `--vary`, and a player count, in that order.
+//!
+//! A variant is either a file of `OPT=VALUE` lines, or a rules file (a
+//! `variant "NAME" extends "BASE"` of the rules language, or any `.rules`
+//! file): such a file is a game of its own, checked beside the FILE and
+//! shown in the same table (`run.rs` makes its columns).
 
 use crate::agent::AgentKind;
 use crate::engine::Game;
@@ -16,6 +21,8 @@ pub struct Variant {
     pub path: String,
     /// Its settings, with their 1-based line numbers.
     pub settings: Vec<(String, String, usize)>,
+    /// A rules file rather than a list of settings.
+    pub rules: bool,
 }
 
 impl Variant {
@@ -45,13 +52,26 @@ impl Variant {
         Ok(Variant {
             path: path.to_string(),
             settings,
+            rules: false,
         })
     }
 
-    /// Read and parse a variant file.
+    /// Read a variant file: a rules file when it ends in `.rules` or holds a
+    /// `variant "NAME" extends "BASE"` line, settings otherwise.
     pub fn load(path: &str) -> Result<Variant, String> {
         let text = std::fs::read_to_string(path)
             .map_err(|e| format!("cannot read variant `{path}`: {e}"))?;
+        let extends = text.lines().any(|l| {
+            let l = l.trim_start();
+            l.starts_with("variant ") && l.contains(" extends ")
+        });
+        if extends || path.ends_with(".rules") {
+            return Ok(Variant {
+                path: path.to_string(),
+                settings: Vec::new(),
+                rules: true,
+            });
+        }
         Variant::parse(path, &text)
     }
 
@@ -183,7 +203,10 @@ impl Plan {
     }
 
     /// The columns for one game, or a one-line reason it cannot be played.
-    pub fn columns(&self, game: &Game) -> Result<Vec<Column>, String> {
+    /// `source`: the label of the rules file among compared rules files
+    /// (`base`, or a rules variant's name), if there are several.
+    pub fn columns(&self, game: &Game, source: Option<&str>) -> Result<Vec<Column>, String> {
+        let settings: Vec<&Variant> = self.variants.iter().filter(|v| !v.rules).collect();
         let (lo, hi) = game.players();
         let counts: Vec<usize> = match &self.players {
             Some(list) => list.clone(),
@@ -208,17 +231,25 @@ impl Plan {
         }
         // (label parts, options) for each variant, then each vary value.
         let mut rows: Vec<(Vec<String>, Vec<i32>)> = Vec::new();
-        if self.variants.is_empty() {
-            rows.push((Vec::new(), base.clone()));
+        let first: Vec<String> = source.iter().map(|s| s.to_string()).collect();
+        if settings.is_empty() {
+            rows.push((first.clone(), base.clone()));
         } else {
-            rows.push((vec!["base".into()], base.clone()));
-            for v in &self.variants {
+            let base_label = if first.is_empty() {
+                vec!["base".into()]
+            } else {
+                first.clone()
+            };
+            rows.push((base_label, base.clone()));
+            for v in settings {
                 let mut opts = base.clone();
                 for (name, value, line) in &v.settings {
                     game.set_option(&mut opts, name, value)
                         .map_err(|e| format!("{}:{line}: {e}", v.path))?;
                 }
-                rows.push((vec![v.name()], opts));
+                let mut label = first.clone();
+                label.push(v.name());
+                rows.push((label, opts));
             }
         }
         for vary in &self.varies {

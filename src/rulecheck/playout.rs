@@ -211,23 +211,45 @@ pub fn play(
 
 /// The moves of game `index` up to where it stopped, as indices into the
 /// legal actions at each decision.
+/// (A game the engine panics in gives the moves made before the panic.)
 pub fn replay(t: &Table, run_seed: u64, index: u64) -> Vec<u32> {
     let mut stats = Stats::empty(t.layout, t.players);
     let mut picks = Vec::new();
-    play(
-        t,
-        run_seed,
-        index,
-        &mut Vec::new(),
-        &mut stats,
-        Some(&mut picks),
-    );
+    let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let buf = &mut Vec::new();
+        play(t, run_seed, index, buf, &mut stats, Some(&mut picks))
+    }));
     picks
 }
 
 #[cfg(test)]
 mod tests {
-    use super::leader;
+    use super::{Kind, audit, leader};
+    use crate::engine::{Game, State};
+
+    const GAME: &str = "game \"G\" { players 2..2 }\n\
+        card C { v: int }\n\
+        deck cs of C size 3 in pile { 1 x { v: 1..3 } }\n\
+        zone pile: shared pile hidden\n\
+        zone out: shared pile public\n\
+        invariant \"nothing is out\": count(out) == 0\n\
+        start { choose seat(0) { \"wait\" { } } end game }\n\
+        winners highest 0\n";
+
+    #[test]
+    fn audits_find_broken_invariants_and_lost_cards() {
+        let game = Game::from_source("g", GAME).expect("compiles");
+        let mut s = State::new(&game, 2, 1, &game.default_options()).expect("starts");
+        assert_eq!(audit(&game, &s), None);
+        let card = s.core.zones[0].pop().expect("a card");
+        let (kind, _, m) = audit(&game, &s).expect("lost");
+        assert_eq!(kind, Kind::CardLost, "{m}");
+        s.core.zones[1].push(card);
+        s.core.card_zone[card as usize] = 1;
+        let (kind, _, m) = audit(&game, &s).expect("out");
+        assert_eq!(kind, Kind::InvariantBroken);
+        assert!(m.contains("nothing is out"), "{m}");
+    }
 
     #[test]
     fn leaders_are_unique() {

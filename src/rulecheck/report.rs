@@ -116,7 +116,16 @@ impl FileReport {
             }
         }
         if let Some(sim) = &self.sim {
-            out.push_str(&super::table::render(sim));
+            match &self.shown_with {
+                Some(lead) => {
+                    out.push_str(&format!("  (its columns are in the table of {lead})\n"))
+                }
+                None => {
+                    let mut all = vec![sim];
+                    all.extend(&self.compared);
+                    out.push_str(&super::table::render(&all));
+                }
+            }
         }
         out.push_str(&self.summary());
         out.push('\n');

@@ -39,11 +39,15 @@ pub(super) struct Prepared {
     /// Present when the file compiled and games are to be played.
     pub game: Option<(Game, Layout)>,
     pub columns: Vec<Column>,
+    /// For a rules variant: the file whose table shows its columns.
+    pub shown_with: Option<usize>,
 }
 
 /// Files checked statically, with what their simulation will play.
 pub struct Run {
     pub plan: Plan,
+    /// The FILE arguments (rules variants are added from the plan).
+    pub paths: Vec<String>,
     pub(super) config: Config,
     pub(super) files: Vec<Prepared>,
 }
@@ -57,39 +61,69 @@ pub(super) fn fnv(text: &str) -> u64 {
     h
 }
 
-/// Check every file statically and plan its columns.
+/// Check one file statically and plan its columns.
+fn prepare_one(
+    path: &Path,
+    config: &Config,
+    plan: &Plan,
+    source: Option<&str>,
+) -> Result<Prepared, String> {
+    let name = path.display().to_string();
+    let (report, compiled) = read_and_check(path, config);
+    let digest = if report.unreadable.is_some() {
+        0
+    } else {
+        fnv(&report.source.text)
+    };
+    let mut game = None;
+    let mut columns = Vec::new();
+    if plan.games > 0
+        && let Some(c) = &compiled
+        && let Some(graph) = &c.graph
+    {
+        let g =
+            Game::load(path).map_err(|_| format!("{name}: changed while it was being checked"))?;
+        columns = plan
+            .columns(&g, source)
+            .map_err(|e| format!("{name}: {e}"))?;
+        game = Some((g, Layout::of(graph)));
+    }
+    Ok(Prepared {
+        path: name,
+        digest,
+        report,
+        compiled,
+        game,
+        columns,
+        shown_with: None,
+    })
+}
+
+/// Check every file statically and plan its columns. Rules files given as
+/// `--variant` are checked after the one FILE they are compared with.
 pub fn prepare<P: AsRef<Path>>(paths: &[P], config: &Config, plan: &Plan) -> Result<Run, String> {
+    let rules: Vec<&super::Variant> = plan.variants.iter().filter(|v| v.rules).collect();
+    if !rules.is_empty() && paths.len() != 1 {
+        return Err(
+            "a rules file given as --variant is compared with one FILE: give only one".into(),
+        );
+    }
+    let lead = (!rules.is_empty()).then_some("base");
     let mut files = Vec::new();
     for p in paths {
-        let path = p.as_ref().display().to_string();
-        let (report, compiled) = read_and_check(p.as_ref(), config);
-        let digest = if report.unreadable.is_some() {
-            0
-        } else {
-            fnv(&report.source.text)
-        };
-        let mut game = None;
-        let mut columns = Vec::new();
-        if plan.games > 0
-            && let Some(c) = &compiled
-            && let Some(graph) = &c.graph
-        {
-            let g = Game::from_source(&report.source.name, &report.source.text)
-                .map_err(|_| format!("{path}: does not compile a second time"))?;
-            columns = plan.columns(&g).map_err(|e| format!("{path}: {e}"))?;
-            game = Some((g, Layout::of(graph)));
-        }
-        files.push(Prepared {
-            path,
-            digest,
-            report,
-            compiled,
-            game,
-            columns,
-        });
+        files.push(prepare_one(p.as_ref(), config, plan, lead)?);
+    }
+    for v in rules {
+        let mut f = prepare_one(Path::new(&v.path), config, plan, Some(&v.name()))?;
+        f.shown_with = Some(0);
+        files.push(f);
     }
     Ok(Run {
         plan: plan.clone(),
+        paths: paths
+            .iter()
+            .map(|p| p.as_ref().display().to_string())
+            .collect(),
         config: config.clone(),
         files,
     })
@@ -147,7 +181,8 @@ impl Run {
     /// The report: static findings, then for each simulated file its
     /// simulation findings and its stats (`stats` as from [`Run::simulate`]).
     pub fn finish(self, stats: Vec<Vec<Stats>>) -> Report {
-        let mut files = Vec::new();
+        let mut files: Vec<FileReport> = Vec::new();
+        let shown_with: Vec<Option<usize>> = self.files.iter().map(|f| f.shown_with).collect();
         let plan = self.plan;
         let repro_dir = self.config.repro_dir.clone();
         for (mut f, stats) in self.files.into_iter().zip(stats) {
@@ -172,7 +207,10 @@ impl Run {
                 }
                 f.report.sort();
                 f.report.sim = Some(SimSection {
-                    command: plan.command(&f.path, &f.columns),
+                    command: match (f.shown_with, self.paths.first()) {
+                        (Some(_), Some(lead)) => plan.command(lead, &f.columns),
+                        _ => plan.command(&f.path, &f.columns),
+                    },
                     notes,
                     plan: plan.clone(),
                     option_names: game.options().iter().map(|o| o.name.clone()).collect(),
@@ -181,6 +219,15 @@ impl Run {
                 });
             }
             files.push(f.report);
+        }
+        // Rules variants appear in the table of the file they are compared with.
+        for i in 0..files.len() {
+            if let Some(lead) = shown_with[i]
+                && let Some(sim) = files[i].sim.clone()
+            {
+                files[lead].compared.push(sim);
+                files[i].shown_with = Some(files[lead].source.name.clone());
+            }
         }
         Report { files }
     }

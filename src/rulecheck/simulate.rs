@@ -2,11 +2,54 @@
 //! its games into its own [`Stats`], and the partial stats are merged. The
 //! result depends only on the rules, the column and the range of games,
 //! never on the number of threads or the order games finish in.
+//!
+//! A panic in the engine is caught per game and counted as a `rule-fault`
+//! of that game (so a bug in the engine gets a seed and a reproduction
+//! instead of stopping the run).
 
 use super::playout::{Table, play};
-use super::stats::Stats;
+use super::stats::{At, Incident, Kind, Stats};
+use crate::sim::game_seed;
 use rayon::prelude::*;
 use std::ops::Range;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+/// Moves of an incident that replays every move made before a panic.
+pub const ALL_MOVES: u32 = u32::MAX;
+
+/// The message of a caught panic.
+pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    let text = payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "no message".into());
+    format!("the engine panicked: {text}")
+}
+
+/// Play one game into `stats`, turning a panic into an incident.
+pub fn guarded(
+    t: &Table,
+    seed: u64,
+    index: u64,
+    buf: &mut Vec<crate::engine::Action>,
+    stats: &mut Stats,
+) {
+    let r = catch_unwind(AssertUnwindSafe(|| play(t, seed, index, buf, stats, None)));
+    if let Err(payload) = r {
+        stats.incident(
+            Kind::RuleFault,
+            At::Game,
+            Incident {
+                game: index,
+                seed: game_seed(seed, index),
+                moves: ALL_MOVES,
+                failing_move: false,
+                message: panic_message(payload.as_ref()),
+            },
+        );
+    }
+}
 
 /// Play games `range` of the run seeded `seed` at this table; `tick` is
 /// called after each game (for progress bars).
@@ -17,7 +60,7 @@ pub fn column(t: &Table, seed: u64, range: Range<u64>, tick: &(dyn Fn() + Sync))
         .fold(
             || (empty(), Vec::new()),
             |(mut stats, mut buf), i| {
-                play(t, seed, i, &mut buf, &mut stats, None);
+                guarded(t, seed, i, &mut buf, &mut stats);
                 tick();
                 (stats, buf)
             },

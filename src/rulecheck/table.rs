@@ -16,9 +16,13 @@ use std::fmt::Write;
 
 const LABEL: usize = 22;
 
-/// The simulation's header line and table.
-pub fn render(sim: &SimSection) -> String {
+/// The simulation's header line and table; the columns of `sims[1..]`
+/// (rules variants compared with the first) follow those of `sims[0]`.
+pub fn render(sims: &[&SimSection]) -> String {
+    let sim = sims[0];
     let p = &sim.plan;
+    let columns: Vec<&super::plan::Column> = sims.iter().flat_map(|s| &s.columns).collect();
+    let stats: Vec<&Stats> = sims.iter().flat_map(|s| &s.stats).collect();
     let mut out = String::new();
     let shard = match p.shard {
         Some(s) => {
@@ -33,25 +37,12 @@ pub fn render(sim: &SimSection) -> String {
         p.games, p.agent, p.seed, p.max_decisions
     );
     let _ = writeln!(out, "  run again: {}", sim.command);
-    let width = sim
-        .columns
-        .iter()
-        .map(|c| c.label.chars().count())
-        .max()
-        .unwrap_or(0)
-        .max(12)
-        + 2;
-    let mut row = |name: &str, cells: Vec<String>| {
-        let _ = write!(out, "  {name:<LABEL$}");
-        for c in cells {
-            let _ = write!(out, "{c:>width$}");
-        }
-        out.push('\n');
-    };
+    let mut rows: Vec<(String, Vec<String>)> = Vec::new();
+    let mut row = |name: &str, cells: Vec<String>| rows.push((name.to_string(), cells));
     let each = |f: &dyn Fn(&Stats, usize) -> String| -> Vec<String> {
-        sim.stats
+        stats
             .iter()
-            .zip(&sim.columns)
+            .zip(&columns)
             .map(|(s, c)| f(s, c.players))
             .collect()
     };
@@ -59,7 +50,7 @@ pub fn render(sim: &SimSection) -> String {
     let done = |f: &dyn Fn(&Stats, usize) -> String| -> Vec<String> {
         each(&|s, n| if s.finished == 0 { "-".into() } else { f(s, n) })
     };
-    row("", sim.columns.iter().map(|c| c.label.clone()).collect());
+    row("", columns.iter().map(|c| c.label.clone()).collect());
     row("players", each(&|_, n| n.to_string()));
     row("games", each(&|s, _| s.games.to_string()));
     row("finished", each(&|s, _| s.finished.to_string()));
@@ -102,7 +93,7 @@ pub fn render(sim: &SimSection) -> String {
         "lead changes / game",
         done(&|s, _| format!("{:.2}", s.mean_lead_changes())),
     );
-    let seats = sim.columns.iter().map(|c| c.players).max().unwrap_or(0);
+    let seats = columns.iter().map(|c| c.players).max().unwrap_or(0);
     for seat in 0..seats {
         row(
             &format!("win share P{seat} (95% CI)"),
@@ -125,8 +116,24 @@ pub fn render(sim: &SimSection) -> String {
             }
         }),
     );
-    for n in &sim.notes {
-        let _ = writeln!(out, "  note: {n}");
+    let width = rows
+        .iter()
+        .flat_map(|(_, cells)| cells.iter().map(|c| c.chars().count()))
+        .max()
+        .unwrap_or(0)
+        .max(10)
+        + 2;
+    for (name, cells) in rows {
+        let _ = write!(out, "  {name:<LABEL$}");
+        for c in cells {
+            let _ = write!(out, "{c:>width$}");
+        }
+        out.push('\n');
+    }
+    for s in sims {
+        for n in &s.notes {
+            let _ = writeln!(out, "  note: {n}");
+        }
     }
     out
 }

@@ -201,6 +201,12 @@ fn incident_finding(input: &Input, kind: Kind, at: At, hits: &[(usize, &Incident
             input.cx.hir.usage.deck_spans.first().map_or(start, |d| d.1),
             "the cards made here are not all in exactly one zone",
         ),
+        (Kind::RuleFault, At::Game) => (
+            &RULE_FAULT,
+            "the engine failed (a bug in grail, not in the rules: please report it with the reproduction)".into(),
+            start,
+            "in a game of these rules",
+        ),
         (Kind::RuleFault, _) => (
             &RULE_FAULT,
             "rules fault".into(),
@@ -227,7 +233,10 @@ fn incident_finding(input: &Input, kind: Kind, at: At, hits: &[(usize, &Incident
         .min_by_key(|(c, i)| (i.game, *c))
         .expect("an incident list keeps its first incident");
     let ev = reproduce(input, col, first);
-    let d = lint.at(span, message, label);
+    let mut d = lint.at(span, message, label);
+    if (kind, at) == (Kind::RuleFault, At::Game) {
+        d = d.help("the engine stopped with an internal error; the reproduction replays the moves before it");
+    }
     (lint, d, Some(ev))
 }
 
