@@ -413,7 +413,10 @@ fn bad_simulation_arguments_give_one_line() {
             vec![race, "--variant", "no/such.variant"],
             "cannot read variant",
         ),
-        (vec![race, "--variant", "Cargo.toml"], "expected `OPTION=VALUE`"),
+        (
+            vec![race, "--variant", "Cargo.toml"],
+            "expected `OPTION=VALUE`",
+        ),
         (vec![race, "--jobs", "0"], "--jobs"),
         (vec!["merge"], "required"),
     ] {
