@@ -9,11 +9,13 @@
 //!            "labels":[{"text":S,"start":N,"end":N,"line":N,"column":N}],"help":S|null,
 //!            "evidence":null|{"column":S,"players":N,"game":N,"seed":N,"moves":[N],
 //!                             "failing_move":B,"detail":S,"repro":S,"script":S|null}}],
-//!            "simulation":null|{...see json_sim.rs...}}]}
+//!            "shown_with":S|null,"simulation":null|{...see json_sim.rs...}}]}
 //! ```
 //!
 //! Lines and columns are 1-based (columns count characters); `start` and
 //! `end` are byte offsets. `elapsed_ms` is present only when timed.
+//! `shown_with` names the file a rules variant (`--variant x.rules`) is
+//! compared with; each file's `simulation` holds its own columns.
 
 use super::verdicts::Evidence;
 use super::{FileReport, Origin, Report};
@@ -148,7 +150,9 @@ fn file(out: &mut String, f: &FileReport) {
         }
         finding(out, &f.source, x);
     }
-    out.push_str("],\"simulation\":");
+    out.push_str("],\"shown_with\":");
+    opt_string(out, f.shown_with.as_deref());
+    out.push_str(",\"simulation\":");
     match &f.sim {
         Some(sim) => super::json_sim::simulation(out, sim),
         None => out.push_str("null"),
