@@ -24,6 +24,7 @@
 
 mod allow;
 mod flow;
+mod gate;
 mod json;
 mod json_sim;
 pub mod lints;

@@ -94,12 +94,6 @@ pub fn findings(input: &Input) -> (Vec<Found>, Vec<String>) {
             }
         }
         let cols = input.columns.len();
-        let varied: Vec<bool> = (0..input.game.options().len())
-            .map(|o| {
-                let first = input.columns.first().map(|c| c.options[o]);
-                input.columns.iter().any(|c| Some(c.options[o]) != first)
-            })
-            .collect();
         let cov = Coverage {
             layout: input.layout,
             nodes: &nodes,
@@ -109,7 +103,11 @@ pub fn findings(input: &Input) -> (Vec<Found>, Vec<String>) {
             } else {
                 format!("{games} games")
             },
-            varied: &varied,
+            columns: input
+                .columns
+                .iter()
+                .map(|c| (c.options.as_slice(), c.players))
+                .collect(),
         };
         let (mut diags, mut gated) = (Vec::new(), Vec::new());
         never_fired::run(input.cx, &cov, &mut diags, &mut gated);
@@ -123,28 +121,32 @@ pub fn findings(input: &Input) -> (Vec<Found>, Vec<String>) {
     (out, notes)
 }
 
-/// `line 47 never ran: it depends on option `first`, -1 in every game`.
+/// `line 522 never ran: its condition on `joust` fails in every column`.
 fn gated_note(input: &Input, g: &Gated) -> String {
     let opts = input.game.options();
-    let parts: Vec<String> = g
+    let names: Vec<String> = g
         .options
         .iter()
-        .filter_map(|&o| {
-            let info = opts.get(o as usize)?;
-            let v = input.columns.first()?.options.get(o as usize)?;
-            Some(format!("`{}` = {v}", info.name))
-        })
+        .filter_map(|&o| opts.get(o as usize).map(|i| format!("`{}`", i.name)))
         .collect();
-    let names: Vec<&str> = g
+    let first = g
         .options
+        .first()
+        .and_then(|&o| opts.get(o as usize))
+        .map_or("OPTION", |i| i.name.as_str());
+    let values: Vec<String> = input
+        .columns
         .iter()
-        .filter_map(|&o| opts.get(o as usize).map(|i| i.name.as_str()))
+        .filter_map(|c| c.options.get(*g.options.first()? as usize))
+        .map(i32::to_string)
+        .collect::<std::collections::BTreeSet<_>>()
+        .into_iter()
         .collect();
     format!(
-        "line {} never ran, but it depends on {} in every game (check it with --vary {}=...)",
+        "line {} never ran: it needs a condition on {} that fails with {first} = {} (check it with --vary {first}=...)",
         input.cx.source.line_of(g.span.start),
-        parts.join(" and "),
-        names.first().copied().unwrap_or("OPTION")
+        names.join(" and "),
+        values.join(" or "),
     )
 }
 

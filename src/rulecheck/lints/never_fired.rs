@@ -6,22 +6,22 @@
 //!
 //! Findings are mapped back to the HIR: a run of statements that never ran
 //! is one finding; inside an option never chosen or a phase never called
-//! nothing more is reported; code the static lints call dead is left to
-//! them. An `if` whose branch never ran, or a loop whose body never did,
+//! nothing more is reported (a phase that never ran is explained by its
+//! calls that never ran; only a reaction, which has no call, is reported
+//! itself); code the static lints call dead is left to them. An `if` whose branch never ran, or a loop whose body never did,
 //! gets a second label on its head.
 //!
-//! Code whose gate (the condition of its `if` or `while`, the collection
-//! and filter of its `for`, the guard and binding of its option) depends
-//! only on options that had the same value in every game (and constants and
-//! the player count) is switched off by this run's options, not by the
-//! rules (`if first >= 0` with `first = -1`): it is not a finding but a note
-//! (`Gated`), unless one of those options was varied in the run.
+//! Code that could not run with the run's options (its gate needs a
+//! condition on options that fails in every column: `if joust == 1 and ...`
+//! with `joust = 0`) is not a finding but a note ([`Gated`]); see
+//! `rulecheck/gate.rs`.
 
 use super::{Context, Level, Lint, Pass};
-use crate::check::hir::{Arm, Expr, ProcKind, Stmt, StmtKind};
+use crate::check::hir::{Arm, ProcKind, Stmt, StmtKind};
 use crate::diag::{Diagnostic, Span};
 use crate::graph::{Node, Phase};
 use crate::rulecheck::flow;
+use crate::rulecheck::gate::{self, Need};
 use crate::rulecheck::stats::Layout;
 
 pub static LINT: Lint = Lint {
@@ -39,44 +39,27 @@ pub struct Coverage<'a> {
     pub arms: &'a [u64],
     /// "1000 games", "4000 games (4 columns)".
     pub games: String,
-    /// For each option, whether it took several values in the run.
-    pub varied: &'a [bool],
+    /// Each column's option values and player count.
+    pub columns: Vec<(&'a [i32], usize)>,
 }
 
-/// Code that never ran behind a gate that reads options fixed in the run.
+/// Code that never ran behind a gate that the run's options close.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Gated {
     pub span: Span,
-    /// The options the gate reads (indices).
+    /// The options the failing condition reads (indices).
     pub options: Vec<u16>,
 }
 
-/// Whether an expression has the same value all game long because it
-/// reads only options, constants and the number of players; the options
-/// it reads are added to `opts`. Anything else (variables, zones, cards,
-/// kinds of expression added later) counts as changing.
-fn fixed_per_game(e: &Expr, opts: &mut Vec<u16>) -> bool {
-    match e {
-        Expr::Int(_) | Expr::Nothing | Expr::PlayerCount => true,
-        Expr::Opt(i) => {
-            opts.push(*i);
-            true
-        }
-        Expr::Not(a) | Expr::Neg(a) => fixed_per_game(a, opts),
-        Expr::Bin(_, a, b) => fixed_per_game(a, opts) && fixed_per_game(b, opts),
-        Expr::Cond(a, b, c) => {
-            fixed_per_game(a, opts) && fixed_per_game(b, opts) && fixed_per_game(c, opts)
-        }
-        _ => false,
-    }
-}
-
-/// The expressions that decide whether an arm can be chosen.
-fn arm_gate(a: &Arm) -> Vec<&Expr> {
-    let mut v: Vec<&Expr> = a.guard.iter().collect();
-    if let Some(b) = &a.bind {
-        v.push(&b.coll);
-        v.extend(b.filter.iter());
+/// The conditions an option of a choice needs to be offered.
+fn arm_needs(a: &Arm) -> Vec<Need<'_>> {
+    let mut v = Vec::new();
+    for e in a
+        .guard
+        .iter()
+        .chain(a.bind.iter().flat_map(|b| b.filter.iter()))
+    {
+        gate::needs(e, true, &mut v);
     }
     v
 }
@@ -107,16 +90,16 @@ pub fn run(cx: &Context, cov: &Coverage, out: &mut Vec<Diagnostic>, gated: &mut 
             .iter()
             .any(|n| *n > 0);
         if !ran {
-            let what = match proc.kind {
-                ProcKind::Reaction => "reaction",
-                ProcKind::Turn => "turn",
-                _ => "phase",
-            };
-            out.push(LINT.at(
-                ph.span,
-                format!("{what} `{}` never ran in {}", ph.name, cov.games),
-                "never called in any game",
-            ));
+            // A phase or turn runs when a call to it runs: the calls that
+            // never ran are reported (or noted) where they are. A reaction
+            // has no call: it is reported itself.
+            if proc.kind == ProcKind::Reaction {
+                out.push(LINT.at(
+                    ph.span,
+                    format!("reaction `{}` never ran in {}", ph.name, cov.games),
+                    "no card ever entered the zone that opens it",
+                ));
+            }
             continue;
         }
         let mut w = Walk {
@@ -156,31 +139,21 @@ impl Walk<'_, '_> {
         if any && !any_live { Ran::Dead } else { Ran::No }
     }
 
-    /// Whether code behind `gate` that never ran is only switched off by
-    /// fixed options: then it is noted in `gated` and true is returned.
-    fn switched_off(&mut self, span: Span, gate: &[&Expr]) -> bool {
-        let mut opts = Vec::new();
-        let pure = gate.iter().all(|e| fixed_per_game(e, &mut opts));
-        opts.sort_unstable();
-        opts.dedup();
-        let fixed = pure
-            && !opts.is_empty()
-            && opts
-                .iter()
-                .all(|o| !self.cov.varied.get(*o as usize).copied().unwrap_or(false));
-        if fixed {
-            self.gated.push(Gated {
-                span,
-                options: opts,
-            });
+    /// Whether code that needs `needs` and never ran was switched off by
+    /// the run's options: then it is noted in `gated` and true is returned.
+    fn switched_off(&mut self, span: Span, needs: &[Need]) -> bool {
+        match gate::switched_off(needs, &self.cov.columns) {
+            Some(options) => {
+                self.gated.push(Gated { span, options });
+                true
+            }
+            None => false,
         }
-        fixed
     }
 
     /// `head`: a label for the statement that owns this block, used when
-    /// none of the block ran; `gate`: the expressions that decide whether
-    /// the block runs.
-    fn block(&mut self, stmts: &[Stmt], head: Option<(Span, &str)>, gate: &[&Expr]) {
+    /// none of the block ran; `needs`: what the block needs to run.
+    fn block(&mut self, stmts: &[Stmt], head: Option<(Span, &str)>, needs: &[Need]) {
         let mut i = 0;
         while i < stmts.len() {
             match self.ran(&stmts[i]) {
@@ -195,7 +168,7 @@ impl Walk<'_, '_> {
                         i += 1;
                     }
                     let span = stmts[first].span.to(stmts[i - 1].span);
-                    if self.switched_off(span, gate) {
+                    if self.switched_off(span, needs) {
                         continue;
                     }
                     let what = if i - first == 1 {
@@ -221,30 +194,32 @@ impl Walk<'_, '_> {
         match &s.kind {
             StmtKind::If(c, then, els) => {
                 let head = head("if");
-                self.block(then, Some((head, "this condition was never true")), &[c]);
-                self.block(els, Some((head, "this condition was always true")), &[c]);
+                let (mut yes, mut no) = (Vec::new(), Vec::new());
+                gate::needs(c, true, &mut yes);
+                gate::needs(c, false, &mut no);
+                self.block(then, Some((head, "this condition was never true")), &yes);
+                self.block(els, Some((head, "this condition was always true")), &no);
             }
             StmtKind::While(c, body) => {
                 let head = Some((head("while"), "this condition was never true"));
-                self.block(body, head, &[c]);
+                let mut yes = Vec::new();
+                gate::needs(c, true, &mut yes);
+                self.block(body, head, &yes);
             }
             StmtKind::For(b, body) => {
                 let head = Some((head("for"), "this loop never had anything to go through"));
-                let mut gate = vec![&b.coll];
-                gate.extend(b.filter.iter());
-                self.block(body, head, &gate);
+                let mut yes = Vec::new();
+                if let Some(f) = &b.filter {
+                    gate::needs(f, true, &mut yes);
+                }
+                self.block(body, head, &yes);
             }
             StmtKind::Choose {
                 arms, otherwise, ..
             } => {
                 self.arms(s.span, arms);
                 if let Some(o) = otherwise {
-                    let gate: Vec<&Expr> = arms.iter().flat_map(arm_gate).collect();
-                    self.block(
-                        o,
-                        Some((head("choose"), "there was always an option")),
-                        &gate,
-                    );
+                    self.block(o, Some((head("choose"), "there was always an option")), &[]);
                 }
             }
             StmtKind::Window { arms, .. } => self.arms(s.span, arms),
@@ -278,7 +253,7 @@ impl Walk<'_, '_> {
             let label = label_span(self.cx, a.span);
             if taken {
                 self.block(&a.body, None, &[]);
-            } else if !self.switched_off(label, &arm_gate(a)) {
+            } else if !self.switched_off(label, &arm_needs(a)) {
                 self.out.push(LINT.at(
                     label,
                     format!("this option was never chosen in {}", self.cov.games),
