@@ -98,7 +98,8 @@ pub fn check(file: &ast::File) -> (Hir, Vec<Diagnostic>) {
     c.check_program(file);
     // A function is checked at every use: report each of its mistakes once.
     let mut seen = std::collections::HashSet::new();
-    c.diags.retain(|d| seen.insert(format!("{}|{}|{:?}", d.code, d.message, d.labels)));
+    c.diags
+        .retain(|d| seen.insert(format!("{}|{}|{:?}", d.code, d.message, d.labels)));
     if file.items.is_empty() {
         // One message for an empty file, not one per missing declaration.
         c.diags.retain(|d| d.code != "E0109");
