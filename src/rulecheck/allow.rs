@@ -9,7 +9,7 @@
 //! A directive in a trailing comment applies to its own line; one on a line
 //! of its own applies to the next line that is not only a comment (so a
 //! directive can sit among the comments that explain it). A finding is
-//! silenced when its first label starts on a line a directive applies to.
+//! silenced when one of its labels starts on a line a directive applies to.
 //! Malformed directives and unknown lint names are reported as
 //! `invalid-allow`, with a did-you-mean.
 

@@ -143,7 +143,7 @@ impl FileReport {
     }
 
     /// Add a lint's finding: silenced if a comment allows it on the line
-    /// of its first label, promoted to an error if denied.
+    /// of any of its labels, promoted to an error if denied.
     pub fn add(&mut self, lint: &Lint, d: Diagnostic) {
         self.add_with(lint, d, None);
     }
@@ -153,8 +153,11 @@ impl FileReport {
         for (span, _) in &mut d.labels {
             *span = tidy(&self.source.text, *span);
         }
-        let line = d.span().map(|s| self.source.line_of(s.start)).unwrap_or(0);
-        if self.allows.silences(lint.name, line) {
+        // A directive above any highlighted line silences the finding: a
+        // never-fired finding labels both the condition and the statements.
+        let mut lines = d.labels.iter().map(|(s, _)| self.source.line_of(s.start));
+        let unlabelled = d.labels.is_empty() && self.allows.silences(lint.name, 0);
+        if unlabelled || lines.any(|line| self.allows.silences(lint.name, line)) {
             self.silenced += 1;
             return;
         }

@@ -339,18 +339,23 @@ fn the_games_have_no_simulation_errors() {
     assert!(is_json(&report.to_json(None)));
 }
 
-/// The full default run of every game (1000 games a column) in a release
-/// build: `cargo test --release --test rulecheck -- --ignored`. Tamoul keeps
-/// two never-fired findings until its rules silence them (see the notes of
-/// the rulecheck work); Camelot 101 waits for the engine fix above.
+/// The card games at rulecheck's default run (1000 games a column) pass
+/// with `--deny warnings`: their rare branches carry justified silences.
+#[test]
+fn the_card_games_pass_with_deny_warnings() {
+    for game in ["rules/tamoul.rules", "rules/kameloot.rules", "rules/camelot.rules"] {
+        let (code, out, _) = rulecheck(&[game, "--deny", "warnings"]);
+        assert_eq!(code, 0, "{out}");
+        assert!(out.contains("sound (0 errors, 0 warnings"), "{out}");
+    }
+}
+
+/// Camelot 101 and its levels at the default run take about a minute each
+/// on two cores: `cargo test --release --test rulecheck -- --ignored`.
 #[test]
 #[ignore]
-fn the_games_pass_with_deny_warnings() {
-    let mut files = vec![
-        "rules/kameloot.rules".to_string(),
-        "rules/camelot.rules".to_string(),
-        "rules/camelot101.rules".to_string(),
-    ];
+fn camelot101_and_its_levels_pass_with_deny_warnings() {
+    let mut files = vec!["rules/camelot101.rules".to_string()];
     let mut levels: Vec<String> = std::fs::read_dir(root().join("rules/camelot101"))
         .map(|d| {
             d.filter_map(|e| e.ok())
@@ -364,9 +369,6 @@ fn the_games_pass_with_deny_warnings() {
         let (code, out, _) = rulecheck(&[game, "--deny", "warnings"]);
         assert_eq!(code, 0, "{out}");
     }
-    let (_, out, _) = rulecheck(&["rules/tamoul.rules", "--deny", "warnings", "--json"]);
-    let never: Vec<_> = out.match_indices("\"code\":\"never-fired\"").collect();
-    assert!(never.len() <= 2, "{out}");
 }
 
 #[test]
