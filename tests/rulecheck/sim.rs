@@ -343,7 +343,11 @@ fn the_games_have_no_simulation_errors() {
 /// with `--deny warnings`: their rare branches carry justified silences.
 #[test]
 fn the_card_games_pass_with_deny_warnings() {
-    for game in ["rules/tamoul.rules", "rules/kameloot.rules", "rules/camelot.rules"] {
+    for game in [
+        "rules/tamoul.rules",
+        "rules/kameloot.rules",
+        "rules/camelot.rules",
+    ] {
         let (code, out, _) = rulecheck(&[game, "--deny", "warnings"]);
         assert_eq!(code, 0, "{out}");
         assert!(out.contains("sound (0 errors, 0 warnings"), "{out}");
