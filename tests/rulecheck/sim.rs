@@ -380,26 +380,26 @@ fn rules_variants_are_compared_with_their_base() {
     let (code, out, err) = rulecheck(&[
         "tests/rulecheck/variants/race.rules",
         "--variant",
-        "tests/rulecheck/variants/short_race.rules",
+        "tests/rulecheck/variants/long_race.rules",
         "--games",
         "30",
     ]);
     assert_eq!(code, 0, "{out}{err}");
     let header = out
         .lines()
-        .find(|l| l.contains("base") && l.contains("short_race"))
+        .find(|l| l.contains("base") && l.contains("long_race"))
         .unwrap_or_else(|| panic!("one table with both columns:\n{out}"));
-    assert!(header.find("base") < header.find("short_race"), "{header}");
+    assert!(header.find("base") < header.find("long_race"), "{header}");
     assert!(out.contains("verdict: sound (2 files checked"), "{out}");
     assert!(out.contains("its columns are in the table of tests/rulecheck/variants/race.rules"));
     // the variant alone is a game like any other
-    let (code, out, _) = rulecheck(&["tests/rulecheck/variants/short_race.rules", "--games", "10"]);
+    let (code, out, _) = rulecheck(&["tests/rulecheck/variants/long_race.rules", "--games", "10"]);
     assert_eq!(code, 0, "{out}");
     let (code, _, err) = rulecheck(&[
         "tests/rulecheck/variants/race.rules",
         "tests/rulecheck/variants/never_fires.rules",
         "--variant",
-        "tests/rulecheck/variants/short_race.rules",
+        "tests/rulecheck/variants/long_race.rules",
     ]);
     assert_eq!(code, 2);
     assert!(err.contains("compared with one FILE"), "{err}");
