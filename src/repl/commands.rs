@@ -208,7 +208,8 @@ pub static COMMANDS: &[Command] = &[
         aliases: &[],
         args: "OPT VALUE",
         help: "change an option for the next `restart` (options are fixed when a game starts)",
-        details: "The game under way keeps its options; `restart` starts a new one with the new value.\n\
+        details: "The game under way keeps its options; `restart` starts a new one with the new value,\n\
+                  and `reload` replays the moves so far under it.\n\
                   `set OPT default` goes back to the rules' default. Also: grail play FILE --set OPT=VALUE.",
         completes: &[Arg::Option],
         run: house::cmd_set,

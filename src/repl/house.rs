@@ -86,7 +86,7 @@ pub fn cmd_set(s: &mut Session, args: &[&str], out: &mut String) -> Result<Flow,
     } else {
         let _ = writeln!(
             out,
-            "{name} = {v} from the next `restart`; the game under way keeps {now} (options are fixed when a game starts)"
+            "{name} = {v} from the next `restart` or `reload`; the game under way keeps {now} until then"
         );
     }
     Ok(Flow::Continue)
