@@ -121,6 +121,20 @@ fn every_lint_has_a_fixture_that_triggers_it() {
     }
 }
 
+/// docs/rulecheck.md documents every lint, with its severity, as registered.
+#[test]
+fn the_reference_names_every_lint() {
+    let doc = std::fs::read_to_string(root().join("docs/rulecheck.md")).expect("docs/rulecheck.md");
+    for lint in REGISTRY {
+        let level = format!("{:?}", lint.level).to_lowercase();
+        let row = format!("| `{}` | {level} |", lint.name);
+        assert!(
+            doc.contains(&row),
+            "docs/rulecheck.md needs the row `{row}`"
+        );
+    }
+}
+
 #[test]
 fn registry_is_well_formed() {
     let mut seen = BTreeSet::new();
