@@ -5,8 +5,8 @@
 //! (`a and b` needs both, `not (a or b)` needs both false). When one of them
 //! reads only options, constants and the player count, it can be evaluated
 //! for each column of the run; if it fails in every column, the code could
-//! not run with these options, whatever the players did (`if joust == 1 and
-//! ...` with `joust = 0`): `never-fired` makes it a note, not a warning.
+//! not run with these options, whatever the players did (`if duel == 1 and
+//! ...` with `duel = 0`): `never-fired` makes it a note, not a warning.
 
 use crate::check::hir::Expr;
 use crate::syntax::ast::BinOp;
@@ -109,7 +109,7 @@ mod tests {
 
     #[test]
     fn needs_split_and_evaluate() {
-        // joust == 1 and <state>
+        // duel == 1 and <state>
         let e = bin(
             BinOp::And,
             bin(BinOp::Eq, Expr::Opt(0), Expr::Int(1)),

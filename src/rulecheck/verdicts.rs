@@ -121,7 +121,7 @@ pub fn findings(input: &Input) -> (Vec<Found>, Vec<String>) {
     (out, notes)
 }
 
-/// `line 522 never ran: its condition on `joust` fails in every column`.
+/// `line 522 never ran: its condition on `duel` fails in every column`.
 fn gated_note(input: &Input, g: &Gated) -> String {
     let opts = input.game.options();
     let names: Vec<String> = g
@@ -328,7 +328,7 @@ fn reproduce(input: &Input, col: usize, inc: &Incident) -> Evidence {
     }
 }
 
-/// `tamoul-4p-threshold=5-123.grail`: the file, the column and the seed.
+/// `mygame-4p-threshold=5-123.grail`: the file, the column and the seed.
 fn script_name(path: &str, column: &str, seed: u64) -> String {
     let file = path.rsplit(['/', '\\']).next().unwrap_or(path);
     let stem = file.split('.').next().unwrap_or(file);

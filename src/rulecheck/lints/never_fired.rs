@@ -12,8 +12,8 @@
 //! gets a second label on its head.
 //!
 //! Code that could not run with the run's options (its gate needs a
-//! condition on options that fails in every column: `if joust == 1 and ...`
-//! with `joust = 0`) is not a finding but a note ([`Gated`]); see
+//! condition on options that fails in every column: `if duel == 1 and ...`
+//! with `duel = 0`) is not a finding but a note ([`Gated`]); see
 //! `rulecheck/gate.rs`.
 
 use super::{Context, Level, Lint, Pass};
