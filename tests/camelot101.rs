@@ -158,7 +158,7 @@ fn the_check_shortcut_agrees_with_the_plain_test() {
     let to = from + text[from..].find("\n#").expect("end of clear_of");
     let plain_text = format!(
         "{}fn clear_of(x: card, t: zone, k: card) -> bool =\n  \
-         not on_board(k) or (x != k and k.alarm > 0 and answer_check == 0)\n{}",
+         not on_board(k) or (x != k and answer_check == 0 and attacked(zone_of(k), k.suit))\n{}",
         &text[..from],
         &text[to + 1..]
     );

@@ -327,3 +327,36 @@ fn the_command_line_reports_errors_with_exit_code_1() {
     );
     assert!(out.contains(&replay), "{out}");
 }
+
+/// A `winners ... where COND` rule that admits nobody ends the game with no
+/// winner: `State::winners` is empty, the report counts the game under "no
+/// winner" and gives no seat a share of it; a rule that admits some
+/// players picks the best of those only.
+#[test]
+fn a_game_can_end_with_no_winner() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/scripts/fixtures/chips.rules"
+    );
+    let chips = std::fs::read_to_string(path).unwrap();
+    assert!(chips.contains("winners highest p.points\n"));
+    let with = |rule: &str| {
+        let text = chips.replace("winners highest p.points\n", rule);
+        Game::from_source("chips.rules", &text).unwrap_or_else(|d| panic!("{}", d.render_plain()))
+    };
+    let nobody = with("winners highest p.points where p.points > 100\n");
+    let r = simulate(&nobody, &config(&nobody, 2, 20, 3));
+    assert_eq!(r.errors(), 0, "{r:#?}");
+    assert_eq!((r.finished, r.no_winner), (20, 20));
+    assert_eq!((0..2).map(|p| r.win_share(p)).sum::<f64>(), 0.0);
+    // seat 1 only: it wins every game, whatever the points
+    let second = with("winners highest p.points where p == seat(1)\n");
+    let r = simulate(&second, &config(&second, 2, 20, 3));
+    assert_eq!((r.finished, r.no_winner, r.games_won(1)), (20, 0, 20));
+    let mut s = State::new(&nobody, 2, 5, &nobody.default_options()).unwrap();
+    while !s.is_over() {
+        let a = s.legal_actions(&nobody)[0];
+        s.apply(&nobody, a).unwrap();
+    }
+    assert!(s.winners(&nobody).is_empty());
+}

@@ -1,6 +1,8 @@
 //! Boards: the grid, removed cells, merged cells (a group that counts as one
 //! square) and named regions. A board is a zone with one instance per cell,
 //! so pieces are cards and every card rule (conservation, knowledge) holds.
+//! Each cell keeps the squares it covers: the engine walks lines through a
+//! merged cell from every one of them (`engine::eval`, board geometry).
 
 use super::hir::*;
 use super::{Checker, Sym};
@@ -71,6 +73,14 @@ impl Checker {
                 names.push(format!("{}{}", (b'a' + x as u8) as char, y + 1));
             }
         }
+        let mut squares = vec![Vec::new(); cells.len()];
+        for y in 0..h {
+            for x in 0..w {
+                if grid[y * w + x] >= 0 {
+                    squares[grid[y * w + x] as usize].push((x as i8, y as i8));
+                }
+            }
+        }
         let mut regions = Vec::new();
         for (rname, spans) in &b.regions {
             let r = regions.len() as u16;
@@ -103,6 +113,7 @@ impl Checker {
             grid,
             cells,
             cell_names: names,
+            squares,
             regions,
         });
     }

@@ -376,6 +376,9 @@ pub struct BoardInfo {
     /// For each cell: its first coordinates and its name (`e2`).
     pub cells: Vec<(i8, i8)>,
     pub cell_names: Vec<String>,
+    /// For each cell, every square it covers, row by row: one for a plain
+    /// cell, all of a merged group's (the geometry of lines through it).
+    pub squares: Vec<Vec<(i8, i8)>>,
     /// Regions: name and, for each cell, whether it belongs.
     pub regions: Vec<(String, Vec<bool>)>,
 }
@@ -407,6 +410,11 @@ pub struct Tables {
     /// player bound to local 0.
     pub winners_highest: bool,
     pub winners_key: Option<Expr>,
+    /// `winners ... where COND`: only players for whom COND holds (player
+    /// bound to local 0) may win; when none does, nobody wins.
+    pub winners_filter: Option<Expr>,
+    /// Local slots the winners key and condition use (the player is slot 0).
+    pub winners_locals: u16,
 }
 
 /// How often each declaration is used, for the lints.

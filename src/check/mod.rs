@@ -604,6 +604,11 @@ impl Checker {
                 let key = self.expect(&w.key, Ty::Int, &mut scope, "the winners' score");
                 self.tables.winners_highest = w.highest;
                 self.tables.winners_key = Some(key);
+                if let Some(f) = &w.filter {
+                    let cond = self.expect(f, Ty::Bool, &mut scope, "who may win");
+                    self.tables.winners_filter = Some(cond);
+                }
+                self.tables.winners_locals = scope.next_slot;
             }
         }
         if found.is_none() {

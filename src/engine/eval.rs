@@ -4,7 +4,7 @@
 //! evaluation allocates nothing.
 
 use super::state::Core;
-use crate::check::hir::{Builtin, Expr};
+use crate::check::hir::{BoardInfo, Builtin, Expr};
 use crate::graph::Graph;
 use crate::syntax::ast::{AggKind, BinOp};
 use rand::Rng;
@@ -52,17 +52,14 @@ impl Coll {
                 .iter()
                 .filter(|m| **m)
                 .count(),
-            Coll::Ray { start, dx, dy, n } => ray_len(g, c, start, dx, dy, n),
-            Coll::Moves {
-                start,
-                pattern,
-                facing,
-                n,
-            } => g.tables.patterns[pattern as usize]
-                .moves
-                .iter()
-                .map(|m| move_len(g, c, start, *m, facing, n))
-                .sum(),
+            Coll::Ray { .. } | Coll::Moves { .. } => {
+                let mut k = 0;
+                self.walk(g, c, &mut |_| {
+                    k += 1;
+                    true
+                });
+                k
+            }
             Coll::Players | Coll::Order(_) => c.n as usize,
             Coll::Range(lo, hi) => (hi - lo + 1).max(0) as usize,
             Coll::Enum(e) => g.tables.enums[e as usize].values.len(),
@@ -84,23 +81,17 @@ impl Coll {
                 cell.map(|k| (c.zone_base[board.zone as usize] as usize + k) as i32)
                     .unwrap_or(-1)
             }
-            Coll::Ray { start, dx, dy, .. } => ray_nth(g, c, start as i32, dx as i32, dy as i32, i),
-            Coll::Moves {
-                start,
-                pattern,
-                facing,
-                n,
-            } => {
-                let mut i = i;
-                for m in &g.tables.patterns[pattern as usize].moves {
-                    let len = move_len(g, c, start, *m, facing, n);
-                    if i < len {
-                        let (dx, dy) = turn(m.1, m.2, facing);
-                        return ray_nth(g, c, start as i32, dx, dy, i);
+            Coll::Ray { .. } | Coll::Moves { .. } => {
+                let (mut out, mut k) = (-1, 0);
+                self.walk(g, c, &mut |cell| {
+                    if k == i {
+                        out = cell;
+                        return false;
                     }
-                    i -= len;
-                }
-                -1
+                    k += 1;
+                    true
+                });
+                out
             }
             Coll::ZoneAll(z) => {
                 let mut i = i;
@@ -121,6 +112,23 @@ impl Coll {
         }
     }
 
+    /// Walks the cells of a `Ray` or `Moves` (nothing for other collections);
+    /// `f` returns false to stop, and so does this function then.
+    fn walk(self, g: &Graph, c: &Core, f: &mut impl FnMut(i32) -> bool) -> bool {
+        match self {
+            Coll::Ray { start, dx, dy, n } => {
+                each_ray_cell(g, c, start as i32, dx as i32, dy as i32, n as usize, f)
+            }
+            Coll::Moves {
+                start,
+                pattern,
+                facing,
+                n,
+            } => each_move(g, c, start, pattern, facing, n, f),
+            _ => true,
+        }
+    }
+
     pub fn contains(self, g: &Graph, c: &Core, v: i32) -> bool {
         match self {
             Coll::Region(b, r) => {
@@ -130,9 +138,7 @@ impl Coll {
                     && ((v - base) as usize) < board.cells.len()
                     && board.regions[r as usize].1[(v - base) as usize]
             }
-            Coll::Ray { .. } | Coll::Moves { .. } => {
-                (0..self.len(g, c)).any(|i| self.get(g, c, i) == v)
-            }
+            Coll::Ray { .. } | Coll::Moves { .. } => !self.walk(g, c, &mut |cell| cell != v),
             Coll::Zone(z) => {
                 v >= 0 && (v as usize) < c.card_zone.len() && c.card_zone[v as usize] == z
             }
@@ -526,8 +532,149 @@ pub fn cell_xy(g: &Graph, c: &Core, inst: i32) -> Option<(i32, i32)> {
     Some((x as i32, y as i32))
 }
 
+/// Most cells a board can have (26 columns by 99 rows): the size of the
+/// bit set that keeps a pattern's targets distinct without allocating.
+const MAX_CELLS: usize = 26 * 99;
+
+/// Walks one lane: up to `n` cells along `d` from square `sq` of the cell
+/// `from`, a merged cell crossed along the line counting once (a line keeps
+/// its path through it). The lane ends at the edge or a removed square, on
+/// coming back into `from`, and (`slide`) after the first occupied cell. A
+/// null step stays on `from`. `f` gets each cell and returns false to stop
+/// the whole walk; so does this function then.
+fn walk_lane(
+    board: &BoardInfo,
+    c: &Core,
+    from: i32,
+    sq: (i8, i8),
+    d: (i32, i32),
+    (n, slide): (usize, bool),
+    f: &mut impl FnMut(i32) -> bool,
+) -> bool {
+    let (mut x, mut y) = (sq.0 as i32, sq.1 as i32);
+    let (mut last, mut i) = (from, 0);
+    while i < n {
+        let next = if d == (0, 0) {
+            from
+        } else {
+            x += d.0;
+            y += d.1;
+            let next = at_xy(board, c, x, y);
+            if next < 0 || next == from {
+                return true;
+            }
+            if next == last {
+                continue;
+            }
+            next
+        };
+        last = next;
+        i += 1;
+        if !f(next) {
+            return false;
+        }
+        if slide && !c.zones[next as usize].is_empty() {
+            return true;
+        }
+    }
+    true
+}
+
+/// The lanes leaving cell `k` (instance `inst`) along `d`: its square for a
+/// plain cell; for a merged cell, every square of it whose step along `d`
+/// leaves the cell, one per line through it (so a merged cell's neighbours
+/// are its squares' neighbours, less itself). Returns false if a walk stopped.
+fn each_lane(
+    board: &BoardInfo,
+    c: &Core,
+    inst: i32,
+    k: usize,
+    d: (i32, i32),
+    reach: (usize, bool),
+    f: &mut impl FnMut(i32) -> bool,
+) -> bool {
+    let squares = &board.squares[k];
+    if d == (0, 0) {
+        return walk_lane(board, c, inst, squares[0], d, reach, f);
+    }
+    for &sq in squares {
+        if at_xy(board, c, sq.0 as i32 + d.0, sq.1 as i32 + d.1) != inst
+            && !walk_lane(board, c, inst, sq, d, reach, f)
+        {
+            return false;
+        }
+    }
+    true
+}
+
+/// Every cell of `ray(inst, dx, dy, n)`: along each lane, up to `n` cells,
+/// stopping after the first occupied one. Returns false if `f` stopped.
+pub fn each_ray_cell(
+    g: &Graph,
+    c: &Core,
+    inst: i32,
+    dx: i32,
+    dy: i32,
+    n: usize,
+    f: &mut impl FnMut(i32) -> bool,
+) -> bool {
+    let Some((b, k)) = cell_of(g, c, inst) else {
+        return true;
+    };
+    each_lane(&g.tables.boards[b], c, inst, k, (dx, dy), (n, true), f)
+}
+
+/// Every distinct cell a movement pattern reaches from `start` (turned by
+/// `facing`; a slide goes at most `n` cells), in the pattern's order, each
+/// once: a cell two vectors or two lanes reach (a merged cell next to the
+/// start, a neighbour of a merged start) is given the first time only.
+/// Returns false if `f` stopped.
+pub fn each_move(
+    g: &Graph,
+    c: &Core,
+    start: u16,
+    pattern: u16,
+    facing: u8,
+    n: u8,
+    f: &mut impl FnMut(i32) -> bool,
+) -> bool {
+    let Some((b, k)) = cell_of(g, c, start as i32) else {
+        return true;
+    };
+    let Some(p) = g.tables.patterns.get(pattern as usize) else {
+        return true;
+    };
+    let board = &g.tables.boards[b];
+    let base = c.zone_base[board.zone as usize] as i32;
+    let mut seen = [0u64; MAX_CELLS.div_ceil(64)];
+    let mut fresh = |cell: i32| {
+        let i = (cell - base) as usize;
+        let (w, bit) = (i / 64, 1u64 << (i % 64));
+        if seen[w] & bit != 0 {
+            return true;
+        }
+        seen[w] |= bit;
+        f(cell)
+    };
+    for m in &p.moves {
+        let (dx, dy) = turn(m.1, m.2, facing);
+        let reach = if m.0 == 1 {
+            (n as usize, true)
+        } else {
+            (1, false)
+        };
+        let d = (dx.clamp(-64, 64), dy.clamp(-64, 64));
+        if !each_lane(board, c, start as i32, k, d, reach, &mut fresh) {
+            return false;
+        }
+    }
+    true
+}
+
 /// The `i`-th cell (from 0) stepping from a cell along (dx, dy), or -1 past
-/// the edge. A merged group counts as one cell and is crossed along the line.
+/// the edge: along its first lane (for a merged cell, the line leaving its
+/// first square that leaves it; `ray` gives every lane). A merged group
+/// counts as one cell and is crossed along the line.
 pub fn ray_nth(g: &Graph, c: &Core, inst: i32, dx: i32, dy: i32, i: usize) -> i32 {
     let Some((b, k)) = cell_of(g, c, inst) else {
         return -1;
@@ -536,23 +683,23 @@ pub fn ray_nth(g: &Graph, c: &Core, inst: i32, dx: i32, dy: i32, i: usize) -> i3
         return inst;
     }
     let board = &g.tables.boards[b];
-    let (mut x, mut y) = (board.cells[k].0 as i32, board.cells[k].1 as i32);
-    let (mut last, mut steps) = (inst, 0);
-    loop {
-        x += dx;
-        y += dy;
-        let next = at_xy(board, c, x, y);
-        if next < 0 {
-            return -1;
+    let d = (dx.clamp(-128, 128), dy.clamp(-128, 128));
+    let first = board.squares[k]
+        .iter()
+        .find(|sq| at_xy(board, c, sq.0 as i32 + d.0, sq.1 as i32 + d.1) != inst);
+    let Some(&sq) = first else {
+        return -1;
+    };
+    let (mut out, mut j) = (-1, 0);
+    walk_lane(board, c, inst, sq, d, (i + 1, false), &mut |cell| {
+        if j == i {
+            out = cell;
+            return false;
         }
-        if next != last {
-            if steps == i {
-                return next;
-            }
-            steps += 1;
-            last = next;
-        }
-    }
+        j += 1;
+        true
+    });
+    out
 }
 
 /// One step from a cell.
@@ -567,34 +714,4 @@ fn turn(dx: i8, dy: i8, facing: u8) -> (i32, i32) {
         (x, y) = (y, -x);
     }
     (x, y)
-}
-
-/// How many cells one vector of a pattern gives: a step or leap one (if on
-/// the board), a slide up to n, stopping at the first occupied cell.
-fn move_len(g: &Graph, c: &Core, start: u16, m: (u8, i8, i8), facing: u8, n: u8) -> usize {
-    let (dx, dy) = turn(m.1, m.2, facing);
-    match m.0 {
-        1 => ray_len(
-            g,
-            c,
-            start,
-            dx.clamp(-64, 64) as i8,
-            dy.clamp(-64, 64) as i8,
-            n,
-        ),
-        _ => usize::from(ray_nth(g, c, start as i32, dx, dy, 0) >= 0),
-    }
-}
-
-fn ray_len(g: &Graph, c: &Core, start: u16, dx: i8, dy: i8, n: u8) -> usize {
-    for i in 0..n as usize {
-        let at = ray_nth(g, c, start as i32, dx as i32, dy as i32, i);
-        if at < 0 {
-            return i;
-        }
-        if !c.zones[at as usize].is_empty() {
-            return i + 1;
-        }
-    }
-    n as usize
 }

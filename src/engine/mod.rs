@@ -391,22 +391,44 @@ impl State {
     }
 
     /// Who won, once the game is over: every player with the best score
-    /// under the `winners` rule (ties share).
+    /// under the `winners` rule (ties share), among the players its `where`
+    /// condition admits. Empty when nobody wins (no player admitted).
     pub fn winners(&self, game: &Game) -> Vec<usize> {
         if !self.over {
             return Vec::new();
         }
         let scores = self.scores(game);
         let t = &game.graph().tables;
+        let admitted: Vec<usize> = (0..scores.len())
+            .filter(|p| match &t.winners_filter {
+                None => true,
+                Some(cond) => {
+                    let mut locals = vec![0i32; usize::from(t.winners_locals).max(16)];
+                    locals[0] = *p as i32;
+                    eval::Ev {
+                        g: game.graph(),
+                        c: &self.core,
+                        locals: &mut locals,
+                        rng: None,
+                    }
+                    .eval(cond)
+                    .is_ok_and(|v| v != 0)
+                }
+            })
+            .collect();
+        let keys = admitted.iter().map(|p| scores[*p]);
         let best = if t.winners_highest {
-            scores.iter().max()
+            keys.max()
         } else {
-            scores.iter().min()
+            keys.min()
         };
-        let Some(best) = best.copied() else {
+        let Some(best) = best else {
             return Vec::new();
         };
-        (0..scores.len()).filter(|p| scores[*p] == best).collect()
+        admitted
+            .into_iter()
+            .filter(|p| scores[*p] == best)
+            .collect()
     }
 
     /// The `winners` key for each player.
@@ -417,7 +439,7 @@ impl State {
         };
         (0..self.core.n as i32)
             .map(|p| {
-                let mut locals = [0i32; 16];
+                let mut locals = vec![0i32; usize::from(g.tables.winners_locals).max(16)];
                 locals[0] = p;
                 eval::Ev {
                     g,

@@ -152,7 +152,11 @@ impl State {
         match (self.over, self.chooser()) {
             (true, _) => {
                 let w: Vec<String> = self.winners(game).iter().map(|p| format!("P{p}")).collect();
-                let _ = writeln!(out, "game over: won by {}", w.join(", "));
+                if w.is_empty() {
+                    let _ = writeln!(out, "game over: no winner");
+                } else {
+                    let _ = writeln!(out, "game over: won by {}", w.join(", "));
+                }
             }
             (false, Some(p)) if self.legal_actions(game).is_empty() => {
                 let _ = writeln!(out, "stuck: P{p} must choose but has no legal option");

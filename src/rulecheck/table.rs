@@ -89,6 +89,13 @@ pub fn render(sims: &[&SimSection]) -> String {
         "ties",
         done(&|s, _| format!("{:.1}%", 100.0 * s.tie_rate())),
     );
+    // Shown only when some game ended with nobody admitted by the winners rule.
+    if stats.iter().any(|s| s.no_winner > 0) {
+        row(
+            "no winner",
+            done(&|s, _| format!("{:.1}%", 100.0 * s.no_winner as f64 / s.finished as f64)),
+        );
+    }
     row(
         "lead changes / game",
         done(&|s, _| format!("{:.2}", s.mean_lead_changes())),

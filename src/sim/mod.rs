@@ -163,10 +163,12 @@ fn trace(game: &Game, cfg: &SimConfig) -> SimReport {
                 winners,
             } => {
                 let w: Vec<String> = winners.iter().map(|p| format!("P{p}")).collect();
-                println!(
-                    "  over after {turns} turns, {decisions} decisions; winners: {}",
+                let w = if w.is_empty() {
+                    "none".to_string()
+                } else {
                     w.join(", ")
-                );
+                };
+                println!("  over after {turns} turns, {decisions} decisions; winners: {w}");
             }
             GameOutcome::Stuck(m) => println!("  STUCK: {m}"),
             GameOutcome::Fault(m) => println!("  FAULT: {m}"),

@@ -124,7 +124,7 @@ pub struct SimReport {
     /// `wins[p][k - 1]`: finished games that seat `p` won together with
     /// `k - 1` others (`k` winners in all).
     pub wins: Vec<Vec<u64>>,
-    /// Finished games without a winner (no `winners` rule).
+    /// Finished games without a winner (no player the `winners` rule admits).
     pub no_winner: u64,
 }
 

@@ -201,6 +201,8 @@ pub struct PhaseDecl {
 pub struct WinnersDecl {
     pub highest: bool,
     pub key: Expr,
+    /// `where COND`: who may win at all (none admitted: nobody wins).
+    pub filter: Option<Expr>,
     pub span: Span,
 }
 

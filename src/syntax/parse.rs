@@ -475,7 +475,17 @@ impl Builder {
         let mut i = p.into_inner();
         let highest = i.next().expect("extreme").as_str() == "highest";
         let key = self.expr(i.next().expect("expr"));
-        WinnersDecl { highest, key, span }
+        // `where COND`: the filter rule holds one expression
+        let filter = i
+            .next()
+            .and_then(|f| f.into_inner().next())
+            .map(|e| self.expr(e));
+        WinnersDecl {
+            highest,
+            key,
+            filter,
+            span,
+        }
     }
 
     fn block(&mut self, p: Pair<Rule>) -> Block {
