@@ -77,6 +77,7 @@ impl State {
             };
             r.map_err(|e| format!("line {}: {e}", i + 1))?;
         }
+        next.relist(game).map_err(|e| e.to_string())?;
         *self = next;
         Ok(())
     }
