@@ -356,6 +356,9 @@ fn main() {
     println!("| work | grail | reference | ratio |");
     println!("|---|---|---|---|");
     for r in rows {
-        println!("| {} | {} | {} | {} |", r.work, r.grail, r.reference, r.ratio);
+        println!(
+            "| {} | {} | {} | {} |",
+            r.work, r.grail, r.reference, r.ratio
+        );
     }
 }

@@ -208,6 +208,11 @@ impl State {
             } => {
                 let p = self.ev(g, |ev| ev.player(who))?;
                 let _ = pass;
+                if self.defer {
+                    // perft's last ply: the decision is not listed (see `resume`)
+                    self.waiting = Some(p as u8);
+                    return Ok(());
+                }
                 // The legal actions are listed once, here, and kept until the
                 // decision is taken; a guard that faults is a fault now.
                 let mut legal = std::mem::take(&mut self.legal);

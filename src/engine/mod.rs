@@ -462,7 +462,9 @@ impl State {
             return false;
         };
         matches!(
-            game.graph().phases[fr.phase as usize].nodes.get(fr.pc as usize),
+            game.graph().phases[fr.phase as usize]
+                .nodes
+                .get(fr.pc as usize),
             Some(crate::graph::Node::Choose { pass: Some(_), .. })
         )
     }
@@ -633,9 +635,7 @@ impl State {
                 .eval(key)
                 .map_err(|fault| {
                     let text = &game.source().text;
-                    let at = text
-                        .find("\nwinners ")
-                        .map_or(0, |i| i + 1);
+                    let at = text.find("\nwinners ").map_or(0, |i| i + 1);
                     EngineError::Fault {
                         fault,
                         message: fault.message().to_string(),

@@ -189,6 +189,10 @@ pub struct State {
     /// history then no longer replays to it.
     #[serde(default)]
     pub(crate) edited: bool,
+    /// Stop at the next decision without listing it (perft's last ply,
+    /// where only whether a new turn began is counted).
+    #[serde(skip)]
+    pub(crate) defer: bool,
 }
 
 /// Why the engine refused or stopped.
@@ -350,6 +354,7 @@ impl State {
             legal: Vec::new(),
             history: Vec::new(),
             edited: false,
+            defer: false,
         })
     }
 }
