@@ -26,4 +26,6 @@ pub mod rulecheck;
 pub mod sim;
 pub mod syntax;
 
-pub use engine::{Action, EngineError, Game, State, Viewer};
+pub use engine::{
+    Action, EngineError, Fault, Game, OptionError, PendingChoice, State, Status, Viewer,
+};

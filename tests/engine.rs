@@ -94,11 +94,20 @@ fn options_are_checked_by_name_and_range() {
     let mut opts = game.default_options();
     game.set_option(&mut opts, "threshold", "5").unwrap();
     assert_eq!(opts[game.option_index("threshold").unwrap()], 5);
-    let e = game.set_option(&mut opts, "treshold", "5").unwrap_err();
+    let e = game
+        .set_option(&mut opts, "treshold", "5")
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("did you mean `threshold`"), "{e}");
-    let e = game.set_option(&mut opts, "penalty", "1000").unwrap_err();
+    let e = game
+        .set_option(&mut opts, "penalty", "1000")
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("0..200"), "{e}");
-    let e = game.set_option(&mut opts, "penalty", "lots").unwrap_err();
+    let e = game
+        .set_option(&mut opts, "penalty", "lots")
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("whole number"), "{e}");
 }
 

@@ -10,8 +10,75 @@ use crate::syntax::ast::{AggKind, BinOp};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
-/// A runtime fault in the rules (not in the engine): reported with the node's span.
-pub type Fault = &'static str;
+/// A runtime fault in the rules (not in the engine). The engine reports it
+/// as [`super::EngineError::Fault`] with the phase and line of the node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Fault {
+    NoPlayer,
+    NoCard,
+    NoZone,
+    MovesNotFromCell,
+    RayNotFromCell,
+    CollectionAsValue,
+    RangeAsValue,
+    DivisionByZero,
+    /// Arithmetic whose result does not fit in a 32-bit integer.
+    Overflow,
+    SeatOutOfRange,
+    RandomBounds,
+    OrderAsValue,
+    CellNeedsBoard,
+    RayAsValue,
+    TableKeyNone,
+    LeaveNotRunning,
+    TooManyArguments,
+    NoDecisionPending,
+    CannotPass,
+    /// No decision within [`super::STEP_BUDGET`] steps.
+    Runaway,
+}
+
+impl Fault {
+    /// The message shown to the rules' author.
+    pub fn message(self) -> &'static str {
+        match self {
+            Fault::NoPlayer => "no such player (the value is none)",
+            Fault::NoCard => "no such card (the value is none: is the zone empty?)",
+            Fault::NoZone => "no such zone",
+            Fault::MovesNotFromCell => "moves(...) starts from something that is not a board cell",
+            Fault::RayNotFromCell => "ray(...) starts from something that is not a board cell",
+            Fault::CollectionAsValue => "a collection cannot be used as a single value",
+            Fault::RangeAsValue => "a range cannot be used as a single value",
+            Fault::DivisionByZero => "division by zero",
+            Fault::Overflow => "arithmetic overflow (the result does not fit in a 32-bit integer)",
+            Fault::SeatOutOfRange => "seat number out of range",
+            Fault::RandomBounds => "random(lo, hi) with hi below lo",
+            Fault::OrderAsValue => "order(p) is a collection, not a value",
+            Fault::CellNeedsBoard => "cell(x, y) needs a board",
+            Fault::RayAsValue => "ray(...) and moves(...) are collections, not values",
+            Fault::TableKeyNone => "a table key is none",
+            Fault::LeaveNotRunning => "`leave` names a phase that is not running",
+            Fault::TooManyArguments => "too many arguments (at most 16)",
+            Fault::NoDecisionPending => "no decision is pending",
+            Fault::CannotPass => "this choice cannot be passed",
+            Fault::Runaway => "runaway",
+        }
+    }
+}
+
+impl std::fmt::Display for Fault {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.message())
+    }
+}
+
+/// Checked 32-bit arithmetic: a result out of range is a fault, never a wrap.
+pub fn add(a: i32, b: i32) -> Result<i32, Fault> {
+    a.checked_add(b).ok_or(Fault::Overflow)
+}
+pub fn sub(a: i32, b: i32) -> Result<i32, Fault> {
+    a.checked_sub(b).ok_or(Fault::Overflow)
+}
 
 /// A collection to walk, by position.
 #[derive(Clone, Copy, Debug)]
@@ -61,7 +128,7 @@ impl Coll {
                 k
             }
             Coll::Players | Coll::Order(_) => c.n as usize,
-            Coll::Range(lo, hi) => (hi - lo + 1).max(0) as usize,
+            Coll::Range(lo, hi) => (i64::from(hi) - i64::from(lo) + 1).max(0) as usize,
             Coll::Enum(e) => g.tables.enums[e as usize].values.len(),
         }
     }
@@ -154,6 +221,87 @@ impl Coll {
     }
 }
 
+impl Coll {
+    /// Walk the items in order with a cursor (the order of `get(0..len)`):
+    /// `f` returns false to stop. Ok(true) when every item was visited.
+    /// Zones, boards, regions and patterns are walked in one pass, not by
+    /// rescanning from the start for each position.
+    pub fn try_for_each(
+        self,
+        g: &Graph,
+        c: &Core,
+        mut f: impl FnMut(i32) -> Result<bool, Fault>,
+    ) -> Result<bool, Fault> {
+        match self {
+            Coll::Zone(z) => {
+                for &card in &c.zones[z as usize] {
+                    if !f(card as i32)? {
+                        return Ok(false);
+                    }
+                }
+            }
+            Coll::ZoneAll(z) => {
+                let base = c.zone_base[z as usize] as usize;
+                for p in 0..c.zone_count[z as usize] as usize {
+                    for &card in &c.zones[base + p] {
+                        if !f(card as i32)? {
+                            return Ok(false);
+                        }
+                    }
+                }
+            }
+            Coll::Region(b, r) => {
+                let board = &g.tables.boards[b as usize];
+                let base = c.zone_base[board.zone as usize] as usize;
+                for (k, inside) in board.regions[r as usize].1.iter().enumerate() {
+                    if *inside && !f((base + k) as i32)? {
+                        return Ok(false);
+                    }
+                }
+            }
+            Coll::Ray { .. } | Coll::Moves { .. } => {
+                // the board walk (merged cells included), stopping at a fault
+                let mut fault = None;
+                let done = self.walk(g, c, &mut |cell| match f(cell) {
+                    Ok(go) => go,
+                    Err(e) => {
+                        fault = Some(e);
+                        false
+                    }
+                });
+                if let Some(e) = fault {
+                    return Err(e);
+                }
+                if !done {
+                    return Ok(false);
+                }
+            }
+            Coll::Players => {
+                for p in 0..c.n as i32 {
+                    if !f(p)? {
+                        return Ok(false);
+                    }
+                }
+            }
+            Coll::Range(lo, hi) => {
+                for v in lo..=hi {
+                    if !f(v)? {
+                        return Ok(false);
+                    }
+                }
+            }
+            _ => {
+                for i in 0..self.len(g, c) {
+                    if !f(self.get(g, c, i))? {
+                        return Ok(false);
+                    }
+                }
+            }
+        }
+        Ok(true)
+    }
+}
+
 pub struct Ev<'a> {
     pub g: &'a Graph,
     pub c: &'a Core,
@@ -165,7 +313,7 @@ impl Ev<'_> {
     pub fn player(&mut self, e: &Expr) -> Result<i32, Fault> {
         let p = self.eval(e)?;
         if p < 0 || p >= self.c.n as i32 {
-            return Err("no such player (the value is none)");
+            return Err(Fault::NoPlayer);
         }
         Ok(p)
     }
@@ -173,7 +321,7 @@ impl Ev<'_> {
     pub fn card(&mut self, e: &Expr) -> Result<i32, Fault> {
         let c = self.eval(e)?;
         if c < 0 || c as usize >= self.c.card_zone.len() {
-            return Err("no such card (the value is none: is the zone empty?)");
+            return Err(Fault::NoCard);
         }
         Ok(c)
     }
@@ -181,7 +329,7 @@ impl Ev<'_> {
     pub fn zone(&mut self, e: &Expr) -> Result<u16, Fault> {
         let z = self.eval(e)?;
         if z < 0 || z as usize >= self.c.zones.len() {
-            return Err("no such zone");
+            return Err(Fault::NoZone);
         }
         Ok(z as u16)
     }
@@ -193,7 +341,7 @@ impl Ev<'_> {
             Expr::Call(Builtin::Moves, args) => {
                 let start = self.eval(&args[0])?;
                 if start < 0 || cell_of(self.g, self.c, start).is_none() {
-                    return Err("moves(...) starts from something that is not a board cell");
+                    return Err(Fault::MovesNotFromCell);
                 }
                 Coll::Moves {
                     start: start as u16,
@@ -205,7 +353,7 @@ impl Ev<'_> {
             Expr::Call(Builtin::Ray, args) => {
                 let start = self.eval(&args[0])?;
                 if start < 0 || cell_of(self.g, self.c, start).is_none() {
-                    return Err("ray(...) starts from something that is not a board cell");
+                    return Err(Fault::RayNotFromCell);
                 }
                 let clamp = |v: i32| v.clamp(-64, 64) as i8;
                 Coll::Ray {
@@ -242,7 +390,7 @@ impl Ev<'_> {
             Expr::Table(t, key) => {
                 let k = self.eval(key)?;
                 let values = &self.g.tables.tables[*t as usize].values;
-                *values.get(k as usize).ok_or("a table key is none")?
+                *values.get(k as usize).ok_or(Fault::TableKeyNone)?
             }
             Expr::Attr(a, card) => {
                 let card = self.card(card)?;
@@ -255,7 +403,7 @@ impl Ev<'_> {
                 (c.zone_base[*z as usize] as i32) + p
             }
             Expr::ZoneAll(_) | Expr::Players | Expr::EnumAll(_) | Expr::Region(..) => {
-                return Err("a collection cannot be used as a single value");
+                return Err(Fault::CollectionAsValue);
             }
             Expr::PlayerCount => c.n as i32,
             Expr::Actor => c.actor,
@@ -271,7 +419,7 @@ impl Ev<'_> {
                 }
             }
             Expr::Not(x) => (self.eval(x)? == 0) as i32,
-            Expr::Neg(x) => self.eval(x)?.wrapping_neg(),
+            Expr::Neg(x) => self.eval(x)?.checked_neg().ok_or(Fault::Overflow)?,
             Expr::Bind(binds, body) => {
                 for (slot, value) in binds {
                     let v = self.eval(value)?;
@@ -294,61 +442,64 @@ impl Ev<'_> {
                 coll,
                 filter,
                 body,
-            } => {
-                let coll = self.coll(coll)?;
-                let n = coll.len(self.g, c);
-                let mut acc: Option<i32> = None;
-                let mut count = 0;
-                for i in 0..n {
-                    let v = coll.get(self.g, c, i);
-                    self.locals[*slot as usize] = v;
-                    if *kind == AggKind::All {
-                        continue;
-                    }
-                    if let Some(f) = filter
-                        && self.eval(f)? == 0
-                    {
-                        continue;
-                    }
-                    match kind {
-                        AggKind::Count => count += 1,
-                        AggKind::Any => return Ok(1),
-                        AggKind::First => return Ok(v),
-                        AggKind::All => {}
-                        AggKind::Sum | AggKind::Min | AggKind::Max => {
-                            let x = match body {
-                                Some(b) => self.eval(b)?,
-                                None => v,
-                            };
-                            acc = Some(match (kind, acc) {
-                                (_, None) => x,
-                                (AggKind::Sum, Some(a)) => a.wrapping_add(x),
-                                (AggKind::Min, Some(a)) => a.min(x),
-                                (_, Some(a)) => a.max(x),
-                            });
-                        }
-                    }
+            } => return self.aggregate(*kind, *slot, coll, filter.as_deref(), body.as_deref()),
+        })
+    }
+
+    /// `count`, `any`, `all`, `first`, `sum`, `min`, `max` over a collection,
+    /// walked once with a cursor.
+    fn aggregate(
+        &mut self,
+        kind: AggKind,
+        slot: u16,
+        coll: &Expr,
+        filter: Option<&Expr>,
+        body: Option<&Expr>,
+    ) -> Result<i32, Fault> {
+        let coll = self.coll(coll)?;
+        let (g, c) = (self.g, self.c);
+        let mut acc: Option<i32> = None;
+        let mut count = 0i32;
+        let mut found = -1;
+        let done = coll.try_for_each(g, c, |v| {
+            self.locals[slot as usize] = v;
+            let pass = match filter {
+                Some(f) => self.eval(f)? != 0,
+                None => true,
+            };
+            Ok(match kind {
+                // `all(x in c where cond)`: every element satisfies cond
+                AggKind::All => pass,
+                _ if !pass => true,
+                AggKind::Count => {
+                    count += 1;
+                    true
                 }
-                match kind {
-                    AggKind::Count => count,
-                    AggKind::Any => 0,
-                    AggKind::First => -1,
-                    AggKind::All => {
-                        // `all(x in c where cond)`: every element satisfies cond
-                        for i in 0..n {
-                            let v = coll.get(self.g, c, i);
-                            self.locals[*slot as usize] = v;
-                            if let Some(f) = filter
-                                && self.eval(f)? == 0
-                            {
-                                return Ok(0);
-                            }
-                        }
-                        1
-                    }
-                    _ => acc.unwrap_or(0),
+                AggKind::Any | AggKind::First => {
+                    found = v;
+                    false
                 }
-            }
+                AggKind::Sum | AggKind::Min | AggKind::Max => {
+                    let x = match body {
+                        Some(b) => self.eval(b)?,
+                        None => v,
+                    };
+                    acc = Some(match (kind, acc) {
+                        (_, None) => x,
+                        (AggKind::Sum, Some(a)) => add(a, x)?,
+                        (AggKind::Min, Some(a)) => a.min(x),
+                        (_, Some(a)) => a.max(x),
+                    });
+                    true
+                }
+            })
+        })?;
+        Ok(match kind {
+            AggKind::Count => count,
+            AggKind::Any => i32::from(!done),
+            AggKind::First => found,
+            AggKind::All => i32::from(done),
+            _ => acc.unwrap_or(0),
         })
     }
 
@@ -361,7 +512,7 @@ impl Ev<'_> {
                 let coll = self.coll(r)?;
                 return Ok(coll.contains(self.g, self.c, v) as i32);
             }
-            BinOp::Range => return Err("a range cannot be used as a single value"),
+            BinOp::Range => return Err(Fault::RangeAsValue),
             _ => {}
         }
         let a = self.eval(l)?;
@@ -373,20 +524,22 @@ impl Ev<'_> {
             BinOp::Le => (a <= b) as i32,
             BinOp::Gt => (a > b) as i32,
             BinOp::Ge => (a >= b) as i32,
-            BinOp::Add => a.wrapping_add(b),
-            BinOp::Sub => a.wrapping_sub(b),
-            BinOp::Mul => a.wrapping_mul(b),
+            BinOp::Add => add(a, b)?,
+            BinOp::Sub => sub(a, b)?,
+            BinOp::Mul => a.checked_mul(b).ok_or(Fault::Overflow)?,
             BinOp::Div => {
                 if b == 0 {
-                    return Err("division by zero");
+                    return Err(Fault::DivisionByZero);
                 }
-                a.wrapping_div(b)
+                a.checked_div(b).ok_or(Fault::Overflow)?
             }
             BinOp::Mod => {
                 if b == 0 {
-                    return Err("division by zero");
+                    return Err(Fault::DivisionByZero);
                 }
-                a.rem_euclid(b)
+                // i32::MIN mod -1 is 0 mathematically; checked_rem_euclid
+                // refuses it, so it is answered here instead of panicking
+                if b == -1 { 0 } else { a.rem_euclid(b) }
             }
             _ => unreachable!("handled above"),
         })
@@ -419,7 +572,7 @@ impl Ev<'_> {
             Builtin::Seat => {
                 let i = self.eval(&args[0])?;
                 if i < 0 || i >= c.n as i32 {
-                    return Err("seat number out of range");
+                    return Err(Fault::SeatOutOfRange);
                 }
                 i
             }
@@ -427,14 +580,14 @@ impl Ev<'_> {
                 let lo = self.eval(&args[0])?;
                 let hi = self.eval(&args[1])?;
                 if hi < lo {
-                    return Err("random(lo, hi) with hi below lo");
+                    return Err(Fault::RandomBounds);
                 }
                 match self.rng.as_deref_mut() {
                     Some(rng) => rng.random_range(lo..=hi),
                     None => lo,
                 }
             }
-            Builtin::Order => return Err("order(p) is a collection, not a value"),
+            Builtin::Order => return Err(Fault::OrderAsValue),
             Builtin::Knows => {
                 let p = self.player(&args[0])?;
                 let card = self.card(&args[1])?;
@@ -449,7 +602,7 @@ impl Ev<'_> {
             Builtin::Cell => {
                 let (x, y) = (self.eval(&args[0])?, self.eval(&args[1])?);
                 let Some(b) = self.g.tables.boards.first() else {
-                    return Err("cell(x, y) needs a board");
+                    return Err(Fault::CellNeedsBoard);
                 };
                 at_xy(b, c, x, y)
             }
@@ -467,7 +620,7 @@ impl Ev<'_> {
                 shift(self.g, c, z, dx, dy)
             }
             Builtin::Ray | Builtin::Moves => {
-                return Err("ray(...) and moves(...) are collections, not values");
+                return Err(Fault::RayAsValue);
             }
             Builtin::Would => {
                 let card = self.card(&args[0])?;

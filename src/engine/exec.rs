@@ -3,7 +3,7 @@
 //! applies one. Reactions are calls pushed when a card enters a zone that
 //! opens them.
 
-use super::eval::{Coll, Ev, Fault};
+use super::eval::{Coll, Ev, Fault, add, sub};
 use super::state::{Frame, State};
 use crate::check::hir::{Place, ProcKind};
 use crate::graph::{Graph, Node};
@@ -112,7 +112,7 @@ impl State {
             };
             self.steps += 1;
             if self.steps > budget {
-                return Err(("runaway", (fr.phase, fr.pc)));
+                return Err((Fault::Runaway, (fr.phase, fr.pc)));
             }
             let at = (fr.phase, fr.pc);
             visit(fr.phase, fr.pc);
@@ -130,7 +130,7 @@ impl State {
                 let idx = match place {
                     Place::Local(s) => {
                         let i = fr.base as usize + *s as usize;
-                        self.locals[i] = combine(*op, self.locals[i], v);
+                        self.locals[i] = combine(*op, self.locals[i], v)?;
                         self.set_pc(next);
                         return Ok(());
                     }
@@ -144,7 +144,7 @@ impl State {
                         self.core.var_base[*var as usize] as usize + c as usize
                     }
                 };
-                self.core.vars[idx] = combine(*op, self.core.vars[idx], v);
+                self.core.vars[idx] = combine(*op, self.core.vars[idx], v)?;
                 self.set_pc(next);
             }
             Node::Jump(t) => self.set_pc(*t),
@@ -154,14 +154,15 @@ impl State {
             }
             Node::ForStart { coll, iter } => {
                 let coll = self.ev(g, |ev| ev.coll(coll))?;
-                let len = coll.len(g, &self.core);
                 let base = self.scratch.len();
-                self.scratch.push(len as i32);
                 self.scratch.push(0);
-                for i in 0..len {
-                    let v = coll.get(g, &self.core, i);
-                    self.scratch.push(v);
-                }
+                self.scratch.push(0);
+                let scratch = &mut self.scratch;
+                coll.try_for_each(g, &self.core, |v| {
+                    scratch.push(v);
+                    Ok(true)
+                })?;
+                self.scratch[base] = (self.scratch.len() - base - 2) as i32;
                 self.locals[fr.base as usize + *iter as usize] = base as i32;
                 self.set_pc(next);
             }
@@ -207,7 +208,22 @@ impl State {
             } => {
                 let p = self.ev(g, |ev| ev.player(who))?;
                 let _ = pass;
-                if self.has_action(g)? {
+                if self.defer {
+                    // perft's last ply: the decision is not listed (see `resume`)
+                    self.waiting = Some(p as u8);
+                    return Ok(());
+                }
+                // The legal actions are listed once, here, and kept until the
+                // decision is taken; a guard that faults is a fault now.
+                let mut legal = std::mem::take(&mut self.legal);
+                legal.clear();
+                let listed = self.for_each_action(g, false, |a| {
+                    legal.push(a);
+                    true
+                });
+                self.legal = legal;
+                listed?;
+                if !self.legal.is_empty() {
                     self.waiting = Some(p as u8);
                 } else if let Some(o) = otherwise {
                     self.set_pc(*o);
@@ -286,7 +302,7 @@ impl State {
             Node::EndGame => self.over = true,
             Node::Leave(p) => {
                 if !self.frames.iter().any(|f| f.phase == *p) {
-                    return Err("`leave` names a phase that is not running");
+                    return Err(Fault::LeaveNotRunning);
                 }
                 while self.pop().phase != *p {}
                 if self.frames.is_empty() {
@@ -318,7 +334,7 @@ impl State {
             Node::Call(p, args) => {
                 let mut vals = [0i32; 16];
                 if args.len() > vals.len() {
-                    return Err("too many arguments (at most 16)");
+                    return Err(Fault::TooManyArguments);
                 }
                 for (i, a) in args.iter().enumerate() {
                     vals[i] = self.ev(g, |ev| ev.eval(a))?;
@@ -328,16 +344,6 @@ impl State {
             }
         }
         Ok(())
-    }
-
-    /// Whether the pending choice node has at least one legal arm (without allocating).
-    fn has_action(&mut self, g: &Graph) -> Result<bool, Fault> {
-        let mut found = false;
-        self.for_each_action(g, false, |_| {
-            found = true;
-            false
-        })?;
-        Ok(found)
     }
 
     /// Walk the legal actions of the choice node at the current pc; `f`
@@ -388,25 +394,25 @@ impl State {
                 }
                 Some(b) => {
                     let coll: Coll = ev.coll(&b.coll)?;
-                    for k in 0..coll.len(g, &self.core) {
-                        let v = coll.get(g, &self.core, k);
+                    let go_on = coll.try_for_each(g, &self.core, |v| {
                         ev.locals[b.slot as usize] = v;
                         if let Some(flt) = &b.filter
                             && ev.eval(flt)? == 0
                         {
-                            continue;
+                            return Ok(true);
                         }
                         if let Some(gd) = &arm.guard
                             && ev.eval(gd)? == 0
                         {
-                            continue;
+                            return Ok(true);
                         }
-                        if !f(Action {
+                        Ok(f(Action {
                             arm: i as u16,
                             value: v,
-                        }) {
-                            return Ok(());
-                        }
+                        }))
+                    })?;
+                    if !go_on {
+                        return Ok(());
                     }
                 }
             }
@@ -430,12 +436,13 @@ impl State {
         let fr = self.frame();
         let Node::Choose { arms, pass, .. } = &g.phases[fr.phase as usize].nodes[fr.pc as usize]
         else {
-            return Err(("no decision is pending", (fr.phase, fr.pc)));
+            return Err((Fault::NoDecisionPending, (fr.phase, fr.pc)));
         };
         self.core.actor = self.waiting.take().map(i32::from).unwrap_or(-1);
         self.decisions += 1;
+        self.history.push(a);
         if a.arm == Action::PASS {
-            self.set_pc(pass.ok_or(("this choice cannot be passed", (fr.phase, fr.pc)))?);
+            self.set_pc(pass.ok_or((Fault::CannotPass, (fr.phase, fr.pc)))?);
         } else {
             let arm = &arms[a.arm as usize];
             if let Some(b) = &arm.bind {
@@ -447,10 +454,10 @@ impl State {
     }
 }
 
-fn combine(op: AssignOp, old: i32, v: i32) -> i32 {
+fn combine(op: AssignOp, old: i32, v: i32) -> Result<i32, Fault> {
     match op {
-        AssignOp::Set => v,
-        AssignOp::Add => old.wrapping_add(v),
-        AssignOp::Sub => old.wrapping_sub(v),
+        AssignOp::Set => Ok(v),
+        AssignOp::Add => add(old, v),
+        AssignOp::Sub => sub(old, v),
     }
 }

@@ -12,6 +12,7 @@ pub mod perft;
 mod state;
 mod view;
 
+pub use eval::Fault;
 pub use exec::{Action, STEP_BUDGET};
 pub use state::{Core, EngineError, Frame, State};
 pub use view::Viewer;
@@ -138,31 +139,28 @@ impl Game {
         self.options().iter().map(|o| o.default).collect()
     }
     /// Set `name=value` in an option vector, checking name and range.
-    pub fn set_option(&self, opts: &mut [i32], name: &str, value: &str) -> Result<(), String> {
+    pub fn set_option(&self, opts: &mut [i32], name: &str, value: &str) -> Result<(), OptionError> {
         let Some(i) = self.option_index(name) else {
-            let names: Vec<&str> = self.options().iter().map(|o| o.name.as_str()).collect();
-            return Err(
-                match crate::diag::did_you_mean(name, names.iter().copied()) {
-                    Some(s) => format!("unknown option `{name}`: did you mean `{s}`?"),
-                    None if names.is_empty() => {
-                        format!("unknown option `{name}`: this game has no options")
-                    }
-                    None => format!(
-                        "unknown option `{name}`: the options are {}",
-                        names.join(", ")
-                    ),
-                },
-            );
+            let names: Vec<String> = self.options().iter().map(|o| o.name.clone()).collect();
+            return Err(OptionError::Unknown {
+                name: name.to_string(),
+                suggestion: crate::diag::did_you_mean(name, names.iter().map(String::as_str))
+                    .map(str::to_string),
+                names,
+            });
         };
         let o = &self.options()[i];
-        let v: i32 = value
-            .parse()
-            .map_err(|_| format!("option `{name}` takes a whole number, not `{value}`"))?;
+        let v: i32 = value.parse().map_err(|_| OptionError::NotANumber {
+            name: name.to_string(),
+            value: value.to_string(),
+        })?;
         if v < o.min || v > o.max {
-            return Err(format!(
-                "option `{name}` must be in {}..{}, not {v}",
-                o.min, o.max
-            ));
+            return Err(OptionError::OutOfRange {
+                name: name.to_string(),
+                min: o.min,
+                max: o.max,
+                value: v,
+            });
         }
         opts[i] = v;
         Ok(())
@@ -179,6 +177,85 @@ impl Game {
         let span = p.spans.get(node as usize).copied().unwrap_or(p.span);
         self.data.source.line_of(span.start)
     }
+}
+
+/// Why [`Game::set_option`] refused a setting.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OptionError {
+    /// No option has this name; `suggestion` is the closest one, if any.
+    Unknown {
+        name: String,
+        suggestion: Option<String>,
+        names: Vec<String>,
+    },
+    /// The value is not a whole number.
+    NotANumber { name: String, value: String },
+    /// The value is outside the option's declared range.
+    OutOfRange {
+        name: String,
+        min: i32,
+        max: i32,
+        value: i32,
+    },
+}
+
+impl std::fmt::Display for OptionError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            OptionError::Unknown {
+                name,
+                suggestion: Some(s),
+                ..
+            } => write!(f, "unknown option `{name}`: did you mean `{s}`?"),
+            OptionError::Unknown { name, names, .. } if names.is_empty() => {
+                write!(f, "unknown option `{name}`: this game has no options")
+            }
+            OptionError::Unknown { name, names, .. } => write!(
+                f,
+                "unknown option `{name}`: the options are {}",
+                names.join(", ")
+            ),
+            OptionError::NotANumber { name, value } => {
+                write!(f, "option `{name}` takes a whole number, not `{value}`")
+            }
+            OptionError::OutOfRange {
+                name,
+                min,
+                max,
+                value,
+            } => write!(f, "option `{name}` must be in {min}..{max}, not {value}"),
+        }
+    }
+}
+
+impl std::error::Error for OptionError {}
+
+/// Front ends that report errors as text can use `?` on a setting.
+impl From<OptionError> for String {
+    fn from(e: OptionError) -> String {
+        e.to_string()
+    }
+}
+
+/// What a state waits for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// This player must choose among the legal actions.
+    Decide(usize),
+    /// The game has ended.
+    Over,
+    /// A choice with no legal option and no `otherwise`: the game cannot go on.
+    Stuck,
+}
+
+/// The decision a state waits for: where it is in the rules and its options.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PendingChoice {
+    pub player: usize,
+    pub phase: String,
+    /// 1-based line of the `choose` (or `window`).
+    pub line: usize,
+    pub options: Vec<Action>,
 }
 
 /// Read a rules file. A variant (`variant "NAME" extends "BASE"`) is read
@@ -265,6 +342,7 @@ impl State {
         let mut s = State::new_unstarted(game, players, seed, options)?;
         s.run_with(g, &mut |_, _| {})
             .map_err(|(m, at)| s.fault(game, m, at))?;
+        s.finish(game)?;
         Ok(s)
     }
 
@@ -279,6 +357,7 @@ impl State {
         let mut s = State::new_unstarted(game, players, seed, options)?;
         s.run_with(game.graph(), visit)
             .map_err(|(m, at)| s.fault(game, m, at))?;
+        s.finish(game)?;
         Ok(s)
     }
 
@@ -314,15 +393,26 @@ impl State {
         visit: &mut impl FnMut(u16, u32),
     ) -> Result<(), EngineError> {
         self.take_with(game.graph(), action, visit)
-            .map_err(|(m, at)| self.fault(game, m, at))
+            .map_err(|(m, at)| self.fault(game, m, at))?;
+        self.finish(game)
     }
 
-    fn fault(&self, game: &Game, message: &str, (phase, node): (u16, u32)) -> EngineError {
-        if message == "runaway" {
+    /// A game that has just ended has scores: a `winners` key that faults
+    /// is reported now rather than hidden later.
+    fn finish(&self, game: &Game) -> Result<(), EngineError> {
+        if self.over {
+            self.try_scores(game)?;
+        }
+        Ok(())
+    }
+
+    fn fault(&self, game: &Game, fault: Fault, (phase, node): (u16, u32)) -> EngineError {
+        if fault == Fault::Runaway {
             return EngineError::Runaway { steps: STEP_BUDGET };
         }
         EngineError::Fault {
-            message: message.to_string(),
+            fault,
+            message: fault.message().to_string(),
             phase: game.graph().phases[phase as usize].name.clone(),
             node,
             line: game.line_of(phase, node),
@@ -350,28 +440,134 @@ impl State {
     }
 
     /// Like [`State::legal_actions`], reusing a buffer (for simulation).
+    /// The actions were listed when the decision was reached (a guard that
+    /// faulted then was reported as a fault), so this only copies them.
     pub fn legal_actions_into(&self, game: &Game, out: &mut Vec<Action>) {
         out.clear();
         if self.over || self.waiting.is_none() {
             return;
         }
-        let _ = self.for_each_action(game.graph(), true, |a| {
-            out.push(a);
+        out.extend_from_slice(&self.legal);
+        if self.can_pass(game) {
+            out.push(Action {
+                arm: Action::PASS,
+                value: 0,
+            });
+        }
+    }
+
+    /// Whether the pending decision is in a window (so `pass` is legal).
+    fn can_pass(&self, game: &Game) -> bool {
+        let Some(fr) = self.frames.last() else {
+            return false;
+        };
+        matches!(
+            game.graph().phases[fr.phase as usize]
+                .nodes
+                .get(fr.pc as usize),
+            Some(crate::graph::Node::Choose { pass: Some(_), .. })
+        )
+    }
+
+    /// List the legal actions of the pending decision again, after the
+    /// position was edited by hand (setup scripts, `arrange`, `put`).
+    pub(crate) fn relist(&mut self, game: &Game) -> Result<(), EngineError> {
+        self.edited = true;
+        if self.over || self.waiting.is_none() {
+            return Ok(());
+        }
+        let mut legal = std::mem::take(&mut self.legal);
+        legal.clear();
+        let r = self.for_each_action(game.graph(), false, |a| {
+            legal.push(a);
             true
         });
+        self.legal = legal;
+        let at = self.frames.last().map_or((0, 0), |f| (f.phase, f.pc));
+        r.map_err(|f| self.fault(game, f, at))
+    }
+
+    /// Relist after one hand edit (`arrange`, `put`). A position built up
+    /// edit by edit may pass through positions where a guard faults (no
+    /// king yet); the list is then what was found before the fault, and
+    /// [`State::apply_setup`] relists the finished position, reporting any
+    /// fault.
+    pub(crate) fn relist_edited(&mut self, game: &Game) {
+        if self.relist(game).is_err() {
+            self.edited = true;
+        }
+    }
+
+    /// What the state waits for: a player's decision, nothing (over), or
+    /// nothing possible (stuck).
+    pub fn status(&self, game: &Game) -> Status {
+        match self.chooser() {
+            _ if self.over => Status::Over,
+            Some(p) if !self.legal.is_empty() || self.can_pass(game) => Status::Decide(p),
+            _ => Status::Stuck,
+        }
+    }
+
+    /// The pending decision: who, where in the rules, and the legal actions.
+    pub fn pending_choice(&self, game: &Game) -> Option<PendingChoice> {
+        let player = self.chooser()?;
+        let fr = self.frames.last()?;
+        Some(PendingChoice {
+            player,
+            phase: game.graph().phases[fr.phase as usize].name.clone(),
+            line: game.line_of(fr.phase, fr.pc),
+            options: self.legal_actions(game),
+        })
+    }
+
+    /// Every action taken since the start, in order.
+    pub fn history(&self) -> &[Action] {
+        &self.history
+    }
+
+    /// Take back the last action. The game is replayed from its seed and
+    /// options without it (the engine is deterministic), so no copies of
+    /// earlier states are kept. A position edited by hand cannot be undone.
+    pub fn undo(&mut self, game: &Game) -> Result<(), EngineError> {
+        if self.edited {
+            return Err(EngineError::Illegal(
+                "a position edited by hand cannot be undone".into(),
+            ));
+        }
+        let Some((_, keep)) = self.history.split_last() else {
+            return Err(EngineError::Illegal("no action to undo".into()));
+        };
+        let mut s = State::new(game, self.players(), self.seed, &self.core.opts)?;
+        for a in keep {
+            s.apply_unchecked(game, *a)?;
+        }
+        *self = s;
+        Ok(())
+    }
+
+    /// Decisions taken since the start.
+    pub fn decisions(&self) -> u32 {
+        self.decisions
+    }
+
+    /// Turns begun since the start.
+    pub fn turns(&self) -> u32 {
+        self.turns
+    }
+
+    /// The seed the game was created with.
+    pub fn seed(&self) -> u64 {
+        self.seed
     }
 
     /// Apply a legal action and run to the next decision. On error the
     /// state may be half-changed: callers that must keep the game apply to
     /// a clone (the REPL does).
     pub fn apply(&mut self, game: &Game, action: Action) -> Result<(), EngineError> {
-        let mut legal = false;
-        if !self.over && self.waiting.is_some() {
-            let _ = self.for_each_action(game.graph(), true, |a| {
-                legal = a == action;
-                !legal
-            });
-        }
+        let legal = !self.over
+            && self.waiting.is_some()
+            && (self.legal.contains(&action)
+                || (action.arm == Action::PASS && action.value == 0 && self.can_pass(game)));
         if !legal {
             return Err(EngineError::Illegal("that move is not legal now".into()));
         }
@@ -382,7 +578,8 @@ impl State {
     pub fn apply_unchecked(&mut self, game: &Game, action: Action) -> Result<(), EngineError> {
         let r = self
             .take_with(game.graph(), action, &mut |_, _| {})
-            .map_err(|(m, at)| self.fault(game, m, at));
+            .map_err(|(m, at)| self.fault(game, m, at))
+            .and_then(|()| self.finish(game));
         #[cfg(debug_assertions)]
         if r.is_ok() {
             self.check_conservation(game).expect("cards are conserved");
@@ -431,11 +628,21 @@ impl State {
             .collect()
     }
 
-    /// The `winners` key for each player.
+    /// The `winners` key for each player. A finished game's key cannot
+    /// fault (a fault is reported when the game ends); during a game a key
+    /// that faults shows as 0 here: [`State::try_scores`] gives the fault.
     pub fn scores(&self, game: &Game) -> Vec<i32> {
+        match self.try_scores(game) {
+            Ok(s) => s,
+            Err(_) => vec![0; self.players()],
+        }
+    }
+
+    /// The `winners` key for each player, or the fault evaluating it.
+    pub fn try_scores(&self, game: &Game) -> Result<Vec<i32>, EngineError> {
         let g = game.graph();
         let Some(key) = &g.tables.winners_key else {
-            return Vec::new();
+            return Ok(Vec::new());
         };
         (0..self.core.n as i32)
             .map(|p| {
@@ -448,7 +655,17 @@ impl State {
                     rng: None,
                 }
                 .eval(key)
-                .unwrap_or(0)
+                .map_err(|fault| {
+                    let text = &game.source().text;
+                    let at = text.find("\nwinners ").map_or(0, |i| i + 1);
+                    EngineError::Fault {
+                        fault,
+                        message: fault.message().to_string(),
+                        phase: "winners".into(),
+                        node: 0,
+                        line: game.source().line_of(at as u32),
+                    }
+                })
             })
             .collect()
     }

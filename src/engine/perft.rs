@@ -17,8 +17,20 @@ pub fn perft(game: &Game, state: &State, depth: u32) -> u64 {
     state.legal_actions_into(game, &mut actions);
     for a in actions {
         let mut next = state.clone();
+        // At the last ply a decision reached in a new turn is a leaf: it is
+        // counted without listing its actions.
+        next.defer = depth == 1;
         if next.apply_unchecked(game, a).is_err() {
             continue;
+        }
+        if next.defer {
+            if next.turns > state.turns || next.is_over() {
+                total += 1;
+                continue;
+            }
+            if next.resume(game).is_err() {
+                continue;
+            }
         }
         total += if next.turns > state.turns || next.is_over() {
             if next.is_over() && depth > 1 {
@@ -60,6 +72,23 @@ pub fn divide(game: &Game, state: &State, depth: u32) -> Vec<(String, u64)> {
 }
 
 impl State {
+    /// Run on from a decision that was reached without being listed.
+    fn resume(&mut self, game: &Game) -> Result<(), super::EngineError> {
+        self.defer = false;
+        if self.waiting.take().is_some() {
+            let g = game.graph();
+            self.run_with(g, &mut |_, _| {})
+                .map_err(|(f, at)| super::EngineError::Fault {
+                    fault: f,
+                    message: f.message().to_string(),
+                    phase: g.phases[at.0 as usize].name.clone(),
+                    node: at.1,
+                    line: game.line_of(at.0, at.1),
+                })?;
+        }
+        Ok(())
+    }
+
     /// Apply a setup script: lines `arrange ZONE CARD...` and `put VAR VALUE`;
     /// blank lines and `#` comments are skipped. Errors name the line.
     pub fn apply_setup(&mut self, game: &Game, text: &str) -> Result<(), String> {
@@ -77,6 +106,7 @@ impl State {
             };
             r.map_err(|e| format!("line {}: {e}", i + 1))?;
         }
+        next.relist(game).map_err(|e| e.to_string())?;
         *self = next;
         Ok(())
     }

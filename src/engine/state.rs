@@ -3,6 +3,7 @@
 //! the interpreter's call stack, the seeded generator and the counters.
 
 use super::eval::{Ev, Fault};
+use super::exec::Action;
 use crate::check::hir::Expr;
 use crate::graph::Graph;
 use crate::syntax::ast::Visibility;
@@ -177,6 +178,21 @@ pub struct State {
     /// Nodes executed since the game began.
     pub steps: u64,
     pub seed: u64,
+    /// The legal actions of the pending decision (without `pass`), listed
+    /// once when the decision was reached and kept until it is taken.
+    #[serde(default)]
+    pub(crate) legal: Vec<Action>,
+    /// Every action taken since the start, in order.
+    #[serde(default)]
+    pub(crate) history: Vec<Action>,
+    /// Set when the position was edited by hand (`arrange`, `put`): the
+    /// history then no longer replays to it.
+    #[serde(default)]
+    pub(crate) edited: bool,
+    /// Stop at the next decision without listing it (perft's last ply,
+    /// where only whether a new turn began is counted).
+    #[serde(skip)]
+    pub(crate) defer: bool,
 }
 
 /// Why the engine refused or stopped.
@@ -186,8 +202,9 @@ pub enum EngineError {
     Setup(String),
     /// The action is not legal now.
     Illegal(String),
-    /// The rules did something impossible; `phase`/`node` locate it.
+    /// The rules did something impossible; `phase`/`node`/`line` locate it.
     Fault {
+        fault: Fault,
         message: String,
         phase: String,
         node: u32,
@@ -334,6 +351,10 @@ impl State {
             decisions: 0,
             steps: 0,
             seed,
+            legal: Vec::new(),
+            history: Vec::new(),
+            edited: false,
+            defer: false,
         })
     }
 }

@@ -334,6 +334,7 @@ impl State {
                     self.core.known[c as usize] = self.core.viewers(game.graph(), home);
                 }
             }
+            self.relist_edited(game);
             return Ok(());
         }
         let inst = self.find_zone(game, zone)?;
@@ -424,6 +425,7 @@ impl State {
             }
         }
         debug_assert!(self.check_conservation(game).is_ok());
+        self.relist_edited(game);
         Ok(())
     }
 }
@@ -523,6 +525,7 @@ impl State {
             _ => return Err(format!("`{vname}` cannot be set by hand")),
         };
         self.core.vars[slot] = parsed;
+        self.relist_edited(game);
         Ok(())
     }
 }

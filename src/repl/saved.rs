@@ -128,7 +128,7 @@ impl SavedGame {
         let mut bad = Vec::new();
         for (name, v) in &self.options {
             if let Err(e) = game.set_option(&mut opts, name, &v.to_string()) {
-                bad.push(e);
+                bad.push(e.to_string());
             }
         }
         (opts, bad)

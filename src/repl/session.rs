@@ -139,7 +139,7 @@ impl Session {
         let mut skipped = Vec::new();
         for (name, v) in &self.chosen {
             if let Err(e) = game.set_option(&mut opts, name, &v.to_string()) {
-                skipped.push(e);
+                skipped.push(e.to_string());
             }
         }
         (opts, skipped)

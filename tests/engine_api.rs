@@ -1,0 +1,126 @@
+//! The engine's typed boundary: faults as an enum with phase and line,
+//! checked arithmetic, faults while listing moves reported, status,
+//! pending choice, history, undo and typed option errors.
+
+use grail::{Action, EngineError, Fault, Game, OptionError, State, Status};
+
+const SMALL: &str = r#"
+game "Small" { players 2..2 }
+card C { value: int  name "c{value}" }
+deck d of C size 3 in pile { { value: 1..3 } }
+zone pile: shared pile hidden
+zone hand: per player set owner
+var n: int = 0
+start {
+  BODY
+  end game
+}
+winners highest p.score
+var score: int per player = 0
+"#;
+
+fn small(body: &str) -> Game {
+    Game::from_source("small.rules", &SMALL.replace("BODY", body))
+        .unwrap_or_else(|d| panic!("{}", d.render_plain()))
+}
+
+fn fault_of(game: &Game) -> (Fault, usize) {
+    match State::new(game, 2, 1, &[]) {
+        Err(EngineError::Fault { fault, line, .. }) => (fault, line),
+        other => panic!("expected a fault, got {:?}", other.map(|_| ())),
+    }
+}
+
+#[test]
+fn arithmetic_overflow_is_a_fault_with_its_line() {
+    let (f, line) = fault_of(&small("n = 2147483647\n  n += 1"));
+    assert_eq!((f, line), (Fault::Overflow, 10));
+    assert_eq!(fault_of(&small("n = 2147483647 * 2")).0, Fault::Overflow);
+    assert_eq!(
+        fault_of(&small("n = 0 - 2147483647 - 2")).0,
+        Fault::Overflow
+    );
+    assert_eq!(
+        fault_of(&small("n = (0 - 2147483647 - 1) / (0 - 1)")).0,
+        Fault::Overflow
+    );
+    assert_eq!(fault_of(&small("n = 1 / 0")).0, Fault::DivisionByZero);
+}
+
+#[test]
+fn min_mod_minus_one_is_zero_not_a_panic() {
+    let game =
+        small("n = (0 - 2147483647 - 1) % (0 - 1)\n  for p in players {\n    p.score = n + 7\n  }");
+    let s = State::new(&game, 2, 1, &[]).expect("no fault");
+    assert_eq!(s.scores(&game), vec![7, 7]);
+}
+
+#[test]
+fn a_guard_that_faults_while_listing_is_reported() {
+    // the first arm is legal; the second's guard divides by zero
+    let game = small("choose seat(0) {\n    \"a\" { }\n    \"b\" when 1 / n > 0 { }\n  }");
+    match State::new(&game, 2, 1, &[]) {
+        Err(EngineError::Fault { fault, phase, .. }) => {
+            assert_eq!(fault, Fault::DivisionByZero);
+            assert_eq!(phase, "start");
+        }
+        other => panic!("expected a fault, got {:?}", other.map(|_| ())),
+    }
+}
+
+#[test]
+fn status_pending_choice_history_and_undo() {
+    let game = small(
+        "choose seat(1) {\n    \"a\" { n = 1 }\n    \"b\" { n = 2 }\n  }\n  choose seat(0) { \"c\" { } }",
+    );
+    let mut s = State::new(&game, 2, 1, &[]).unwrap();
+    assert_eq!(s.status(&game), Status::Decide(1));
+    let p = s.pending_choice(&game).expect("a decision");
+    assert_eq!((p.player, p.phase.as_str(), p.line), (1, "start", 9));
+    assert_eq!(p.options.len(), 2);
+    let first = s.clone();
+    s.apply(&game, p.options[1]).unwrap();
+    assert_eq!(s.status(&game), Status::Decide(0));
+    assert_eq!(s.history(), &[p.options[1]]);
+    s.undo(&game).unwrap();
+    assert_eq!(s.history(), &[] as &[Action]);
+    assert_eq!(format!("{:?}", s.core), format!("{:?}", first.core));
+    assert!(s.undo(&game).is_err());
+    let a = s.legal_actions(&game)[0];
+    s.apply(&game, a).unwrap();
+    let c = s.legal_actions(&game)[0];
+    s.apply(&game, c).unwrap();
+    assert_eq!(s.status(&game), Status::Over);
+    assert!(s.pending_choice(&game).is_none());
+}
+
+#[test]
+fn a_choice_with_nothing_to_choose_is_stuck() {
+    let game = small("choose seat(0) {\n    \"x\" when n > 5 { }\n  }");
+    let s = State::new(&game, 2, 1, &[]).unwrap();
+    assert_eq!(s.status(&game), Status::Stuck);
+    assert!(s.legal_actions(&game).is_empty());
+}
+
+#[test]
+fn option_errors_are_typed() {
+    let game = Game::load("rules/tamoul.rules").unwrap();
+    let mut opts = game.default_options();
+    assert!(matches!(
+        game.set_option(&mut opts, "treshold", "5"),
+        Err(OptionError::Unknown { suggestion: Some(s), .. }) if s == "threshold"
+    ));
+    assert!(matches!(
+        game.set_option(&mut opts, "penalty", "1000"),
+        Err(OptionError::OutOfRange {
+            min: 0,
+            max: 200,
+            value: 1000,
+            ..
+        })
+    ));
+    assert!(matches!(
+        game.set_option(&mut opts, "penalty", "lots"),
+        Err(OptionError::NotANumber { .. })
+    ));
+}
