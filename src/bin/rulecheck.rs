@@ -95,7 +95,7 @@ struct CheckArgs {
     #[arg(long)]
     jobs: Option<usize>,
     /// Agent in every seat.
-    #[arg(long, value_enum, default_value_t = AgentKind::Random)]
+    #[arg(long, default_value_t = AgentKind::Random)]
     agent: AgentKind,
     /// A game still running after this many decisions does not end.
     #[arg(long, default_value_t = 10_000)]

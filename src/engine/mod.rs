@@ -6,12 +6,14 @@
 //! `state.rs` is the data, `eval.rs` expressions, `exec.rs` the
 //! interpreter, `view.rs` labels, views and arranging positions.
 
+mod determinize;
 mod eval;
 mod exec;
 pub mod perft;
 mod state;
 mod view;
 
+pub use determinize::Determinizer;
 pub use exec::{Action, STEP_BUDGET};
 pub use state::{Core, EngineError, Frame, State};
 pub use view::Viewer;

@@ -248,7 +248,7 @@ pub fn cmd_bot(s: &mut Session, args: &[&str], out: &mut String) -> Result<Flow,
     let (who, kind) = match args {
         [] => {
             for (p, b) in s.bots.iter().enumerate() {
-                let what = b.as_ref().map_or("you", |b| b.kind.name());
+                let what = b.as_ref().map_or("you".to_string(), |b| b.kind.name());
                 let _ = writeln!(out, "P{p}: {what}");
             }
             return Ok(Flow::Continue);
