@@ -256,7 +256,7 @@ pub fn cmd_bot(s: &mut Session, args: &[&str], out: &mut String) -> Result<Flow,
         [who, kind] => (*who, kind.to_ascii_lowercase()),
         _ => {
             return Err(format!(
-                "bot takes a seat (or all) and random, greedy or off, got '{}'",
+                "bot takes a seat (or all) and an agent (random, greedy, ismcts:300, ...) or off, got '{}'",
                 args.join(" ")
             ));
         }
@@ -270,7 +270,7 @@ pub fn cmd_bot(s: &mut Session, args: &[&str], out: &mut String) -> Result<Flow,
         "off" | "none" | "human" => None,
         k => Some(
             k.parse()
-                .map_err(|_| format!("no bot '{k}'; bots are random and greedy, or off"))?,
+                .map_err(|e| format!("{e}; or off to take the seat back"))?,
         ),
     };
     for p in &seats {
