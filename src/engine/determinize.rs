@@ -27,9 +27,9 @@
 //! (copies of the table) are relabelled like the table.
 
 use super::{Action, Core, Game, State};
-use crate::check::hir::{Builtin, Expr, Ty};
+use crate::check::hir::{Builtin, Expr, Place, Ty};
 use crate::graph::Node;
-use crate::syntax::ast::BinOp;
+use crate::syntax::ast::{AggKind, BinOp};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -44,6 +44,8 @@ pub struct Determinizer {
     relabel: Vec<u16>,
     known: Vec<u32>,
     vars: Vec<i32>,
+    /// `card_locals(game)`, kept for the game with this digest.
+    locals: Option<(u64, Vec<Vec<bool>>)>,
 }
 
 impl State {
@@ -120,6 +122,13 @@ impl State {
         for cp in &mut self.checkpoints {
             relabel(game, cp, d);
         }
+        let digest = game.digest();
+        if d.locals.as_ref().is_none_or(|(g, _)| *g != digest) {
+            d.locals = Some((digest, card_locals(game)));
+        }
+        if let Some((_, slots)) = &d.locals {
+            relabel_locals(self, slots, &d.relabel);
+        }
     }
 }
 
@@ -154,15 +163,165 @@ impl State {
         let Some(bind) = arms.get(arm as usize).and_then(|a| a.bind.as_ref()) else {
             return false;
         };
-        // The collections that are not zones of cards (see `Ev::coll`).
-        !matches!(
-            bind.coll,
-            Expr::Region(..)
-                | Expr::Players
-                | Expr::EnumAll(_)
-                | Expr::Call(Builtin::Moves | Builtin::Ray | Builtin::Order, _)
-                | Expr::Bin(BinOp::Range, ..)
-        )
+        is_card_coll(&bind.coll)
+    }
+}
+
+/// Rename the cards held in the card-valued locals of every active frame.
+pub fn relabel_locals(state: &mut State, card_slots: &[Vec<bool>], map: &[u16]) {
+    for fr in &state.frames {
+        let Some(slots) = card_slots.get(fr.phase as usize) else {
+            continue;
+        };
+        for (i, is_card) in slots.iter().enumerate() {
+            let Some(v) = state.locals.get_mut(fr.base as usize + i) else {
+                break;
+            };
+            if *is_card && *v >= 0 && (*v as usize) < map.len() {
+                *v = i32::from(map[*v as usize]);
+            }
+        }
+    }
+}
+
+/// For each phase, which local slots hold cards: parameters a call passes
+/// a card to (a reaction's is the card that entered), `let` of a card
+/// expression, and names bound over zones (loops, choice arms, aggregates).
+/// Worked out from the graph once per game (locals carry no type at run
+/// time).
+pub fn card_locals(game: &Game) -> Vec<Vec<bool>> {
+    let g = game.graph();
+    let mut slots: Vec<Vec<bool>> = g
+        .phases
+        .iter()
+        .map(|p| {
+            let mut v = vec![false; p.locals as usize];
+            if p.trigger.is_some() && p.params > 0 && !v.is_empty() {
+                v[0] = true;
+            }
+            v
+        })
+        .collect();
+    // Calls pass card types between phases: repeat until nothing changes.
+    loop {
+        let mut changed = false;
+        for (pi, phase) in g.phases.iter().enumerate() {
+            let mut iter_cards = Vec::new();
+            for node in &phase.nodes {
+                if let Node::ForStart { coll, iter } = node
+                    && is_card_coll(coll)
+                {
+                    iter_cards.push(*iter);
+                }
+            }
+            let mut mark = |slots: &mut Vec<Vec<bool>>, p: usize, s: u16| {
+                if let Some(x) = slots[p].get_mut(s as usize)
+                    && !*x
+                {
+                    *x = true;
+                    changed = true;
+                }
+            };
+            for node in &phase.nodes {
+                let mut exprs: Vec<&Expr> = Vec::new();
+                match node {
+                    Node::Assign(Place::Local(s), _, e) => {
+                        if is_card_expr(g, &slots[pi], e) {
+                            mark(&mut slots, pi, *s);
+                        }
+                        exprs.push(e);
+                    }
+                    Node::ForNext { slot, iter, .. } if iter_cards.contains(iter) => {
+                        mark(&mut slots, pi, *slot);
+                    }
+                    Node::Choose { arms, .. } => {
+                        for a in arms {
+                            if let Some(b) = &a.bind {
+                                if is_card_coll(&b.coll) {
+                                    mark(&mut slots, pi, b.slot);
+                                }
+                                exprs.push(&b.coll);
+                            }
+                        }
+                    }
+                    Node::Call(callee, args) => {
+                        for (i, a) in args.iter().enumerate() {
+                            if is_card_expr(g, &slots[pi], a) {
+                                mark(&mut slots, *callee as usize, i as u16);
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+                let known = slots[pi].clone();
+                for e in exprs {
+                    let mut found = Vec::new();
+                    inner_binds(g, e, &mut |s, card| found.push((s, card)), &known);
+                    for (s, card) in found {
+                        if card {
+                            mark(&mut slots, pi, s);
+                        }
+                    }
+                }
+            }
+        }
+        if !changed {
+            return slots;
+        }
+    }
+}
+
+/// Whether a collection expression walks cards (see `Ev::coll`).
+fn is_card_coll(coll: &Expr) -> bool {
+    !matches!(
+        coll,
+        Expr::Region(..)
+            | Expr::Players
+            | Expr::EnumAll(_)
+            | Expr::Call(Builtin::Moves | Builtin::Ray | Builtin::Order, _)
+            | Expr::Bin(BinOp::Range, ..)
+    )
+}
+
+/// Whether an expression's value is a card.
+fn is_card_expr(g: &crate::graph::Graph, slots: &[bool], e: &Expr) -> bool {
+    let var_card = |v: &u16| g.tables.vars.get(*v as usize).is_some_and(|v| v.ty == Ty::Card);
+    match e {
+        Expr::Call(Builtin::Top | Builtin::Bottom, _) | Expr::Index(..) => true,
+        Expr::Local(s) => slots.get(*s as usize).copied().unwrap_or(false),
+        Expr::Global(v) | Expr::PerPlayer(v, _) | Expr::PerCard(v, _) => var_card(v),
+        Expr::Attr(a, _) => g.tables.attrs.get(*a as usize).is_some_and(|a| a.ty == Ty::Card),
+        Expr::Cond(_, a, b) => is_card_expr(g, slots, a) || is_card_expr(g, slots, b),
+        Expr::Bind(_, body) => is_card_expr(g, slots, body),
+        Expr::Agg {
+            kind: AggKind::First,
+            coll,
+            body: None,
+            ..
+        } => is_card_coll(coll),
+        _ => false,
+    }
+}
+
+/// The slots bound inside an expression (a function's arguments, an
+/// aggregate's element), each with whether it holds a card.
+fn inner_binds(g: &crate::graph::Graph, e: &Expr, f: &mut impl FnMut(u16, bool), slots: &[bool]) {
+    match e {
+        Expr::Bind(binds, body) => {
+            for (s, x) in binds {
+                f(*s, is_card_expr(g, slots, x));
+                inner_binds(g, x, f, slots);
+            }
+            inner_binds(g, body, f, slots);
+        }
+        Expr::Agg { slot, coll, filter, body, .. } => {
+            f(*slot, is_card_coll(coll));
+            inner_binds(g, coll, f, slots);
+            for x in [filter, body].into_iter().flatten() {
+                inner_binds(g, x, f, slots);
+            }
+        }
+        _ => {}
     }
 }
 

@@ -13,7 +13,7 @@ pub mod perft;
 mod state;
 mod view;
 
-pub use determinize::Determinizer;
+pub use determinize::{Determinizer, card_locals, relabel_locals};
 pub use exec::{Action, STEP_BUDGET};
 pub use state::{Core, EngineError, Frame, State};
 pub use view::Viewer;
