@@ -37,10 +37,16 @@ const GAMES: &[(&str, usize, usize)] = &[
 
 /// Cheap agents: every kind, small budgets, capped rollouts.
 fn honest_agents() -> Vec<AgentKind> {
-    ["random", "greedy", "mc:6:cap=8", "mcts:6:cap=8", "ismcts:6:cap=8"]
-        .iter()
-        .map(|s| s.parse().unwrap())
-        .collect()
+    [
+        "random",
+        "greedy",
+        "mc:6:cap=8",
+        "mcts:6:cap=8",
+        "ismcts:6:cap=8",
+    ]
+    .iter()
+    .map(|s| s.parse().unwrap())
+    .collect()
 }
 
 /// Positions with a choice, from random games: every few decisions.
@@ -176,8 +182,14 @@ fn no_agent_reads_cards_its_seat_does_not_know() {
         }
     }
     assert!(total >= 1000, "only {total} positions");
-    assert!(hidden_positions >= 500, "only {hidden_positions} positions hide cards");
-    assert!(oracle_caught > 0, "the test never catches the cheating oracle");
+    assert!(
+        hidden_positions >= 500,
+        "only {hidden_positions} positions hide cards"
+    );
+    assert!(
+        oracle_caught > 0,
+        "the test never catches the cheating oracle"
+    );
 }
 
 fn match_up(path: &str, players: usize, agents: &str, games: u64, seed: u64) -> Vec<f64> {
@@ -187,7 +199,9 @@ fn match_up(path: &str, players: usize, agents: &str, games: u64, seed: u64) -> 
     cfg.agents = agents.split(',').map(|a| a.parse().unwrap()).collect();
     let r = simulate(&game, &cfg);
     assert_eq!(r.errors(), 0, "{r:#?}");
-    (0..r.agent_names.len()).map(|a| r.agent_win_rate(a).0).collect()
+    (0..r.agent_names.len())
+        .map(|a| r.agent_win_rate(a).0)
+        .collect()
 }
 
 #[test]
@@ -224,5 +238,43 @@ fn search_is_deterministic_for_a_seed() {
         let y = kind.build(9).analyse(&game, &s2, &acts).unwrap();
         assert_eq!(x, y, "{spec}");
         assert_eq!(x.iter().map(|m| m.visits).sum::<u32>(), 30, "{spec}");
+    }
+}
+
+/// docs/agents.md: every agent named in its commands parses, and the page
+/// names every kind of agent.
+#[test]
+fn the_agents_page_names_agents_that_exist() {
+    let doc = std::fs::read_to_string("docs/agents.md").unwrap();
+    let mut named = 0;
+    for line in doc.lines().map(str::trim) {
+        let spec = if let Some(rest) = line.split("--agent ").nth(1) {
+            rest.split_whitespace().next().unwrap_or("")
+        } else if let Some(rest) = line.strip_prefix("bot ") {
+            rest.split_whitespace().nth(1).unwrap_or("")
+        } else if let Some(rest) = line.strip_prefix("hint ") {
+            rest.split_whitespace().nth(1).unwrap_or("")
+        } else {
+            continue;
+        };
+        for a in spec.split(',') {
+            a.parse::<AgentKind>()
+                .unwrap_or_else(|e| panic!("docs/agents.md: `{line}`: {e}"));
+            named += 1;
+        }
+    }
+    assert!(named >= 5, "only {named} agents named in commands");
+    for name in [
+        "`random`",
+        "`greedy`",
+        "`oracle`",
+        "`mc:N`",
+        "`mcts:N`",
+        "`ismcts:N`",
+    ] {
+        assert!(
+            doc.contains(name),
+            "docs/agents.md does not describe {name}"
+        );
     }
 }

@@ -133,12 +133,22 @@ impl Agent for GreedyAgent {
         self.sums.resize(actions.len(), 0.0);
         self.counts.clear();
         self.counts.resize(actions.len(), 0);
-        let samples = if state.knows_everything(seat) { 1 } else { SAMPLES };
+        let samples = if state.knows_everything(seat) {
+            1
+        } else {
+            SAMPLES
+        };
         for _ in 0..samples {
             let sample = self.sample.get_or_insert_with(|| state.clone());
             state.determinize_into(game, seat, &mut self.rng, &mut self.det, sample);
             sample.legal_actions_into(game, &mut self.sample_actions);
-            keys_into(game, sample, &self.sample_actions, seat, &mut self.sample_keys);
+            keys_into(
+                game,
+                sample,
+                &self.sample_actions,
+                seat,
+                &mut self.sample_keys,
+            );
             for (i, key) in self.keys.iter().enumerate() {
                 let Some(j) = self.sample_keys.iter().position(|k| k == key) else {
                     continue;
@@ -148,13 +158,11 @@ impl Agent for GreedyAgent {
                 self.counts[i] += 1;
             }
         }
-        let values = self.sums.iter().zip(&self.counts).map(|(s, n)| {
-            if *n == 0 {
-                f64::MIN
-            } else {
-                s / f64::from(*n)
-            }
-        });
+        let values = self
+            .sums
+            .iter()
+            .zip(&self.counts)
+            .map(|(s, n)| if *n == 0 { f64::MIN } else { s / f64::from(*n) });
         best(values, &mut self.rng)
     }
 }

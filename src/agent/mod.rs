@@ -136,7 +136,10 @@ impl std::str::FromStr for AgentKind {
         })?;
         let mut cap = None;
         for extra in parts {
-            match extra.strip_prefix("cap=").and_then(|n| n.parse::<u32>().ok()) {
+            match extra
+                .strip_prefix("cap=")
+                .and_then(|n| n.parse::<u32>().ok())
+            {
                 Some(n) if n > 0 => cap = Some(n),
                 _ => {
                     return Err(format!(
@@ -161,10 +164,14 @@ fn parse_budget(s: &str) -> Option<Budget> {
     }
     if let Some(secs) = s.strip_suffix('s') {
         let secs: u32 = secs.parse().ok()?;
-        return (1..=600).contains(&secs).then_some(Budget::Millis(secs * 1000));
+        return (1..=600)
+            .contains(&secs)
+            .then_some(Budget::Millis(secs * 1000));
     }
     let n: u32 = s.parse().ok()?;
-    (1..=1_000_000).contains(&n).then_some(Budget::Iterations(n))
+    (1..=1_000_000)
+        .contains(&n)
+        .then_some(Budget::Iterations(n))
 }
 
 #[cfg(test)]
@@ -185,8 +192,19 @@ mod tests {
             let k: AgentKind = s.parse().unwrap();
             assert_eq!(k.to_string(), s);
         }
-        assert_eq!("mcts:2s".parse::<AgentKind>().unwrap().to_string(), "mcts:2000ms");
-        for bad in ["mcts", "mcts:0", "mcts:x", "greedy:3", "mcts:5:cap=0", "clever", "mc:5:deep"] {
+        assert_eq!(
+            "mcts:2s".parse::<AgentKind>().unwrap().to_string(),
+            "mcts:2000ms"
+        );
+        for bad in [
+            "mcts",
+            "mcts:0",
+            "mcts:x",
+            "greedy:3",
+            "mcts:5:cap=0",
+            "clever",
+            "mc:5:deep",
+        ] {
             assert!(bad.parse::<AgentKind>().is_err(), "{bad}");
         }
     }

@@ -285,12 +285,21 @@ fn is_card_coll(coll: &Expr) -> bool {
 
 /// Whether an expression's value is a card.
 fn is_card_expr(g: &crate::graph::Graph, slots: &[bool], e: &Expr) -> bool {
-    let var_card = |v: &u16| g.tables.vars.get(*v as usize).is_some_and(|v| v.ty == Ty::Card);
+    let var_card = |v: &u16| {
+        g.tables
+            .vars
+            .get(*v as usize)
+            .is_some_and(|v| v.ty == Ty::Card)
+    };
     match e {
         Expr::Call(Builtin::Top | Builtin::Bottom, _) | Expr::Index(..) => true,
         Expr::Local(s) => slots.get(*s as usize).copied().unwrap_or(false),
         Expr::Global(v) | Expr::PerPlayer(v, _) | Expr::PerCard(v, _) => var_card(v),
-        Expr::Attr(a, _) => g.tables.attrs.get(*a as usize).is_some_and(|a| a.ty == Ty::Card),
+        Expr::Attr(a, _) => g
+            .tables
+            .attrs
+            .get(*a as usize)
+            .is_some_and(|a| a.ty == Ty::Card),
         Expr::Cond(_, a, b) => is_card_expr(g, slots, a) || is_card_expr(g, slots, b),
         Expr::Bind(_, body) => is_card_expr(g, slots, body),
         Expr::Agg {
@@ -314,7 +323,13 @@ fn inner_binds(g: &crate::graph::Graph, e: &Expr, f: &mut impl FnMut(u16, bool),
             }
             inner_binds(g, body, f, slots);
         }
-        Expr::Agg { slot, coll, filter, body, .. } => {
+        Expr::Agg {
+            slot,
+            coll,
+            filter,
+            body,
+            ..
+        } => {
             f(*slot, is_card_coll(coll));
             inner_binds(g, coll, f, slots);
             for x in [filter, body].into_iter().flatten() {

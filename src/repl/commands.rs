@@ -160,7 +160,10 @@ pub static COMMANDS: &[Command] = &[
                   Bots move whenever their seat must choose after `play`, `auto`, `bot` and `restart`;\n\
                   not after `undo`, `redo`, `arrange`, `put`, `load` or `reload`, which leave the position to you.\n\
                   Each bot is seeded from the game seed and its seat, so scripts stay reproducible.",
-        completes: &[Arg::SeatOrAll, Arg::Words(&["random", "greedy", "ismcts:300", "mcts:300", "off"])],
+        completes: &[
+            Arg::SeatOrAll,
+            Arg::Words(&["random", "greedy", "ismcts:300", "mcts:300", "off"]),
+        ],
         run: step::cmd_bot,
     },
     Command {

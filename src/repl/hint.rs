@@ -32,7 +32,8 @@ pub fn cmd_hint(s: &mut Session, args: &[&str], out: &mut String) -> Result<Flow
     let Some(seat) = s.state.chooser() else {
         return Err("nobody is to move".into());
     };
-    let seed = bot_seed(s.seed, seat) ^ u64::from(s.state.decisions).wrapping_mul(0x2545_f491_4f6c_dd1d);
+    let seed =
+        bot_seed(s.seed, seat) ^ u64::from(s.state.decisions).wrapping_mul(0x2545_f491_4f6c_dd1d);
     let mut agent = kind.build(seed);
     let Some(stats) = agent.analyse(&s.game, &s.state, &legal) else {
         return Err(format!(
