@@ -1,26 +1,62 @@
-//! The greedy agent: one ply of lookahead. Each legal action is applied to a
-//! clone of the state (which runs on to the next decision), and scored by
+//! The greedy agents: one ply of lookahead. Each legal action is applied to
+//! a clone of the state (which runs on to the next decision) and scored by
 //! the chooser's `winners` key relative to the best other player, the right
 //! way up for the game's winners rule (lowest or highest wins). The best
-//! action wins; ties, and actions whose scores do not differ, are broken at
-//! random. An action that faults in the lookahead scores worst.
+//! action wins; ties are broken at random. An action that faults in the
+//! lookahead scores worst.
 //!
-//! The lookahead reads the full state (as `State::scores` does), so this
-//! agent is not restricted to what its player knows: it is a baseline and a
-//! sanity check for the rules, not a fair player.
+//! [`GreedyAgent`] is honest: it looks ahead in [`SAMPLES`] determinizations
+//! of the position (the cards its seat does not know dealt anew, see
+//! `State::determinize`) and averages. [`OracleAgent`] looks ahead in the
+//! real state, reading cards its seat cannot see: it cheats, and exists only
+//! under its own name, as a yardstick.
 
 use super::Agent;
-use crate::engine::{Action, Game, State};
+use super::search::keys_into;
+use crate::engine::{Action, Determinizer, Game, State};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+/// Determinizations an honest greedy agent averages over.
+pub const SAMPLES: usize = 8;
+
+/// One-ply lookahead over determinizations: sees what its seat sees.
 pub struct GreedyAgent {
     rng: ChaCha8Rng,
+    det: Determinizer,
+    sample: Option<State>,
+    next: Option<State>,
+    keys: Vec<u64>,
+    sample_actions: Vec<Action>,
+    sample_keys: Vec<u64>,
+    sums: Vec<f64>,
+    counts: Vec<u32>,
 }
 
 impl GreedyAgent {
     pub fn new(seed: u64) -> GreedyAgent {
         GreedyAgent {
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            det: Determinizer::default(),
+            sample: None,
+            next: None,
+            keys: Vec::new(),
+            sample_actions: Vec::new(),
+            sample_keys: Vec::new(),
+            sums: Vec::new(),
+            counts: Vec::new(),
+        }
+    }
+}
+
+/// One-ply lookahead in the real state: reads hidden cards (a cheat).
+pub struct OracleAgent {
+    rng: ChaCha8Rng,
+}
+
+impl OracleAgent {
+    pub fn new(seed: u64) -> OracleAgent {
+        OracleAgent {
             rng: ChaCha8Rng::seed_from_u64(seed),
         }
     }
@@ -47,6 +83,43 @@ pub fn relative_value(scores: &[i32], seat: usize, highest_wins: bool) -> i64 {
     if highest_wins { diff } else { -diff }
 }
 
+/// The value of playing `a` in `state` for `seat` (worst on a fault).
+fn lookahead(game: &Game, state: &State, a: Action, seat: usize, next: &mut Option<State>) -> i64 {
+    let next = match next {
+        Some(n) => {
+            n.clone_from(state);
+            n
+        }
+        None => next.insert(state.clone()),
+    };
+    let highest = game.graph().tables.winners_highest;
+    match next.apply_unchecked(game, a) {
+        Ok(()) => relative_value(&next.scores(game), seat, highest),
+        Err(_) => i64::MIN / 2,
+    }
+}
+
+/// The best of `values` (none is NaN), ties broken at random.
+fn best(values: impl Iterator<Item = f64>, rng: &mut ChaCha8Rng) -> usize {
+    let mut top = f64::NEG_INFINITY;
+    let mut pick = 0;
+    let mut ties = 0u32;
+    for (i, v) in values.enumerate() {
+        if v > top {
+            top = v;
+            pick = i;
+            ties = 1;
+        } else if v == top {
+            // Reservoir sampling: each of the tied actions is equally likely.
+            ties += 1;
+            if rng.random_range(0..ties) == 0 {
+                pick = i;
+            }
+        }
+    }
+    pick
+}
+
 impl Agent for GreedyAgent {
     fn choose(&mut self, game: &Game, state: &State, actions: &[Action]) -> usize {
         if actions.len() <= 1 {
@@ -55,29 +128,59 @@ impl Agent for GreedyAgent {
         let Some(seat) = state.chooser() else {
             return 0;
         };
-        let highest = game.graph().tables.winners_highest;
-        let mut best = i64::MIN;
-        let mut pick = 0;
-        let mut ties = 0u32;
-        for (i, a) in actions.iter().enumerate() {
-            let mut next = state.clone();
-            let value = match next.apply_unchecked(game, *a) {
-                Ok(()) => relative_value(&next.scores(game), seat, highest),
-                Err(_) => i64::MIN,
-            };
-            if value > best {
-                best = value;
-                pick = i;
-                ties = 1;
-            } else if value == best {
-                // Reservoir sampling: each of the tied actions is equally likely.
-                ties += 1;
-                if self.rng.random_range(0..ties) == 0 {
-                    pick = i;
-                }
+        keys_into(game, state, actions, seat, &mut self.keys);
+        self.sums.clear();
+        self.sums.resize(actions.len(), 0.0);
+        self.counts.clear();
+        self.counts.resize(actions.len(), 0);
+        let samples = if state.knows_everything(seat) {
+            1
+        } else {
+            SAMPLES
+        };
+        for _ in 0..samples {
+            let sample = self.sample.get_or_insert_with(|| state.clone());
+            state.determinize_into(game, seat, &mut self.rng, &mut self.det, sample);
+            sample.legal_actions_into(game, &mut self.sample_actions);
+            keys_into(
+                game,
+                sample,
+                &self.sample_actions,
+                seat,
+                &mut self.sample_keys,
+            );
+            for (i, key) in self.keys.iter().enumerate() {
+                let Some(j) = self.sample_keys.iter().position(|k| k == key) else {
+                    continue;
+                };
+                let a = self.sample_actions[j];
+                self.sums[i] += lookahead(game, sample, a, seat, &mut self.next) as f64;
+                self.counts[i] += 1;
             }
         }
-        pick
+        let values = self
+            .sums
+            .iter()
+            .zip(&self.counts)
+            .map(|(s, n)| if *n == 0 { f64::MIN } else { s / f64::from(*n) });
+        best(values, &mut self.rng)
+    }
+}
+
+impl Agent for OracleAgent {
+    fn choose(&mut self, game: &Game, state: &State, actions: &[Action]) -> usize {
+        if actions.len() <= 1 {
+            return 0;
+        }
+        let Some(seat) = state.chooser() else {
+            return 0;
+        };
+        let mut next = None;
+        let values: Vec<f64> = actions
+            .iter()
+            .map(|a| lookahead(game, state, *a, seat, &mut next) as f64)
+            .collect();
+        best(values.into_iter(), &mut self.rng)
     }
 }
 

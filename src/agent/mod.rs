@@ -1,13 +1,24 @@
 //! Players that choose moves through the engine API alone: the [`Agent`]
-//! trait, the agent kinds a command line can name ([`AgentKind`]), and the
-//! two simple agents, [`RandomAgent`] and [`GreedyAgent`]. Agents know no
-//! game: they see a [`Game`], a [`State`] and the legal actions.
+//! trait, the agents a user can name ([`AgentKind`], parsed here and only
+//! here for `sim --agent`, `rulecheck --agent` and the REPL's `bot` and
+//! `hint`), and the agents themselves: [`RandomAgent`], the one-ply
+//! [`GreedyAgent`] (honest) and [`OracleAgent`] (a cheat, by name only),
+//! flat Monte Carlo [`McAgent`], and UCT / IS-MCTS [`TreeAgent`]. Agents
+//! know no game: they see a [`Game`], a [`State`] and the legal actions,
+//! and every agent but the oracle decides from what its seat knows
+//! (determinizations, `State::determinize`). See docs/agents.md.
 
 mod greedy;
+mod mc;
+mod mcts;
 mod random;
+mod search;
 
-pub use greedy::GreedyAgent;
+pub use greedy::{GreedyAgent, OracleAgent, SAMPLES, relative_value};
+pub use mc::McAgent;
+pub use mcts::TreeAgent;
 pub use random::RandomAgent;
+pub use search::{Budget, MoveStat, SearchSpec, rewards, rollout};
 
 use crate::engine::{Action, Game, State};
 
@@ -16,23 +27,46 @@ pub trait Agent {
     /// The index in `actions` (never empty) of the action to take for the
     /// player `state.chooser()`.
     fn choose(&mut self, game: &Game, state: &State, actions: &[Action]) -> usize;
+
+    /// What a search agent thinks of each move, best first (`hint`);
+    /// `None` for agents that do not search.
+    fn analyse(
+        &mut self,
+        _game: &Game,
+        _state: &State,
+        _actions: &[Action],
+    ) -> Option<Vec<MoveStat>> {
+        None
+    }
 }
 
-/// The agents that can be named on a command line.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
+/// The agents that can be named: `random`, `greedy`, `oracle`, and
+/// `mc:B`, `mcts:B`, `ismcts:B` with a budget `B` of iterations (`400`) or
+/// milliseconds per move (`50ms`), optionally `:cap=N` (rollouts stop after
+/// N decisions and are scored from the `winners` key).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum AgentKind {
     /// Uniformly random legal moves.
     Random,
-    /// One-ply lookahead on the winners score; random among equals.
+    /// One-ply lookahead on the winners score over determinizations.
     Greedy,
+    /// One-ply lookahead reading the real state, hidden cards included.
+    Oracle,
+    /// Flat Monte Carlo.
+    Mc(SearchSpec),
+    /// UCT on one determinization per move.
+    Mcts(SearchSpec),
+    /// Single-observer information-set MCTS.
+    Ismcts(SearchSpec),
 }
 
+/// The list of agents, for error messages.
+pub const AGENTS: &str = "random, greedy, oracle, mc:N, mcts:N, ismcts:N (N iterations, or a time such as 50ms; add :cap=N to cap rollouts)";
+
 impl AgentKind {
-    pub fn name(self) -> &'static str {
-        match self {
-            AgentKind::Random => "random",
-            AgentKind::Greedy => "greedy",
-        }
+    /// The agent as it is written (`mcts:200`).
+    pub fn name(self) -> String {
+        self.to_string()
     }
 
     /// A fresh agent of this kind, seeded.
@@ -40,25 +74,138 @@ impl AgentKind {
         match self {
             AgentKind::Random => Box::new(RandomAgent::new(seed)),
             AgentKind::Greedy => Box::new(GreedyAgent::new(seed)),
+            AgentKind::Oracle => Box::new(OracleAgent::new(seed)),
+            AgentKind::Mc(s) => Box::new(McAgent::new(s, seed)),
+            AgentKind::Mcts(s) => Box::new(TreeAgent::uct(s, seed)),
+            AgentKind::Ismcts(s) => Box::new(TreeAgent::ismcts(s, seed)),
         }
+    }
+
+    /// Whether the agent reads cards its seat cannot see.
+    pub fn cheats(self) -> bool {
+        self == AgentKind::Oracle
     }
 }
 
 impl std::fmt::Display for AgentKind {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
+        let (name, spec) = match self {
+            AgentKind::Random => return f.write_str("random"),
+            AgentKind::Greedy => return f.write_str("greedy"),
+            AgentKind::Oracle => return f.write_str("oracle"),
+            AgentKind::Mc(s) => ("mc", s),
+            AgentKind::Mcts(s) => ("mcts", s),
+            AgentKind::Ismcts(s) => ("ismcts", s),
+        };
+        write!(f, "{name}:{}", spec.budget)?;
+        if let Some(c) = spec.cap {
+            write!(f, ":cap={c}")?;
+        }
+        Ok(())
     }
 }
 
 impl std::str::FromStr for AgentKind {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, String> {
-        match s {
-            "random" => Ok(AgentKind::Random),
-            "greedy" => Ok(AgentKind::Greedy),
-            _ => Err(format!(
-                "unknown agent `{s}`: the agents are random, greedy"
-            )),
+        let lower = s.trim().to_ascii_lowercase();
+        let mut parts = lower.split(':');
+        let name = parts.next().unwrap_or("");
+        let simple = match name {
+            "random" => Some(AgentKind::Random),
+            "greedy" => Some(AgentKind::Greedy),
+            "oracle" => Some(AgentKind::Oracle),
+            "mc" | "mcts" | "ismcts" => None,
+            _ => return Err(format!("unknown agent `{s}`: the agents are {AGENTS}")),
+        };
+        if let Some(k) = simple {
+            return match parts.next() {
+                None => Ok(k),
+                Some(_) => Err(format!("agent `{name}` takes no budget: write `{name}`")),
+            };
+        }
+        let Some(budget) = parts.next() else {
+            return Err(format!(
+                "agent `{name}` needs a budget: `{name}:200` (iterations) or `{name}:50ms`"
+            ));
+        };
+        let budget = parse_budget(budget).ok_or_else(|| {
+            format!(
+                "bad budget `{budget}` in `{s}`: write a number of iterations (1 to 1000000) or a time such as 50ms"
+            )
+        })?;
+        let mut cap = None;
+        for extra in parts {
+            match extra
+                .strip_prefix("cap=")
+                .and_then(|n| n.parse::<u32>().ok())
+            {
+                Some(n) if n > 0 => cap = Some(n),
+                _ => {
+                    return Err(format!(
+                        "bad setting `{extra}` in `{s}`: the only one is cap=N (N decisions per rollout)"
+                    ));
+                }
+            }
+        }
+        let spec = SearchSpec { budget, cap };
+        Ok(match name {
+            "mc" => AgentKind::Mc(spec),
+            "mcts" => AgentKind::Mcts(spec),
+            _ => AgentKind::Ismcts(spec),
+        })
+    }
+}
+
+fn parse_budget(s: &str) -> Option<Budget> {
+    if let Some(ms) = s.strip_suffix("ms") {
+        let ms: u32 = ms.parse().ok()?;
+        return (1..=600_000).contains(&ms).then_some(Budget::Millis(ms));
+    }
+    if let Some(secs) = s.strip_suffix('s') {
+        let secs: u32 = secs.parse().ok()?;
+        return (1..=600)
+            .contains(&secs)
+            .then_some(Budget::Millis(secs * 1000));
+    }
+    let n: u32 = s.parse().ok()?;
+    (1..=1_000_000)
+        .contains(&n)
+        .then_some(Budget::Iterations(n))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::AgentKind;
+
+    #[test]
+    fn agent_names_round_trip() {
+        for s in [
+            "random",
+            "greedy",
+            "oracle",
+            "mc:100",
+            "mcts:400",
+            "mcts:50ms",
+            "ismcts:300:cap=40",
+        ] {
+            let k: AgentKind = s.parse().unwrap();
+            assert_eq!(k.to_string(), s);
+        }
+        assert_eq!(
+            "mcts:2s".parse::<AgentKind>().unwrap().to_string(),
+            "mcts:2000ms"
+        );
+        for bad in [
+            "mcts",
+            "mcts:0",
+            "mcts:x",
+            "greedy:3",
+            "mcts:5:cap=0",
+            "clever",
+            "mc:5:deep",
+        ] {
+            assert!(bad.parse::<AgentKind>().is_err(), "{bad}");
         }
     }
 }

@@ -5,7 +5,7 @@
 //!
 //! ```text
 //! rulecheck FILE... [--variant FILE]... [--set OPT=VALUE]... [--vary OPT=V1,V2,...]...
-//!           [--players N,M,...] [--games N] [--seed S] [--jobs N] [--agent random|greedy]
+//!           [--players N,M,...] [--games N] [--seed S] [--jobs N] [--agent AGENT]
 //!           [--max-decisions N] [--json] [--deny warnings|LINT]... [--repro-dir DIR]
 //!           [--shard K/N [--out PART]] [--list]
 //! rulecheck merge PART... [--json] [--deny warnings|LINT]... [--repro-dir DIR]
@@ -94,8 +94,8 @@ struct CheckArgs {
     /// Threads (default: all cores).
     #[arg(long)]
     jobs: Option<usize>,
-    /// Agent in every seat.
-    #[arg(long, value_enum, default_value_t = AgentKind::Random)]
+    /// Agent in every seat: random, greedy, mc:N, mcts:N, ismcts:N (docs/agents.md).
+    #[arg(long, default_value_t = AgentKind::Random)]
     agent: AgentKind,
     /// A game still running after this many decisions does not end.
     #[arg(long, default_value_t = 10_000)]

@@ -6,6 +6,7 @@
 //! `state.rs` is the data, `eval.rs` expressions, `exec.rs` the
 //! interpreter, `view.rs` labels, views and arranging positions.
 
+mod determinize;
 mod eval;
 mod exec;
 pub mod perft;
@@ -13,6 +14,7 @@ mod state;
 mod view;
 
 pub use eval::Fault;
+pub use determinize::{Determinizer, card_locals, relabel_locals};
 pub use exec::{Action, STEP_BUDGET};
 pub use state::{Core, EngineError, Frame, State};
 pub use view::Viewer;

@@ -7,7 +7,7 @@
 //! the line editor can complete and hint command names from it.
 
 use super::session::Session;
-use super::{house, look, step};
+use super::{hint, house, look, step};
 use std::fmt::Write as _;
 
 /// What the loop does after a command.
@@ -152,15 +152,30 @@ pub static COMMANDS: &[Command] = &[
     Command {
         name: "bot",
         aliases: &["bots"],
-        args: "[SEAT random|greedy|off]",
-        help: "seat an agent: it plays whenever its seat must choose (`bot P1 greedy`); `bot` lists them",
+        args: "[SEAT AGENT|off]",
+        help: "seat an agent: it plays whenever its seat must choose (`bot P1 ismcts:300`); `bot` lists them",
         details: "random: uniformly random legal moves. greedy: one move of lookahead on the winners score.\n\
+                  mc:N, mcts:N, ismcts:N: searches of N playouts (or a time, `mcts:50ms`); oracle cheats (docs/agents.md).\n\
                   `bot all random` seats one everywhere; `off` takes the seat back.\n\
                   Bots move whenever their seat must choose after `play`, `auto`, `bot` and `restart`;\n\
                   not after `undo`, `redo`, `arrange`, `put`, `load` or `reload`, which leave the position to you.\n\
                   Each bot is seeded from the game seed and its seat, so scripts stay reproducible.",
-        completes: &[Arg::SeatOrAll, Arg::Words(&["random", "greedy", "off"])],
+        completes: &[
+            Arg::SeatOrAll,
+            Arg::Words(&["random", "greedy", "ismcts:300", "mcts:300", "off"]),
+        ],
         run: step::cmd_bot,
+    },
+    Command {
+        name: "hint",
+        aliases: &[],
+        args: "[N] [AGENT]",
+        help: "the top N moves (3) for the seat to move, by a search that sees only what that seat knows",
+        details: "The search is ismcts:400 unless another is named (`hint 5 mcts:2000`). Each move is listed with\n\
+                  its number for `play`, the playouts that tried it and its value (estimated chance to win, 0 to 1).\n\
+                  Hints are seeded from the game seed, the seat and the move number: a script gives the same hints.",
+        completes: &[Arg::Words(&["ismcts:400", "mcts:400", "mc:400"])],
+        run: hint::cmd_hint,
     },
     Command {
         name: "trace",

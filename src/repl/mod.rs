@@ -4,7 +4,8 @@
 //! `session.rs` holds the game being explored and runs one command line;
 //! `commands.rs` is the command table (the source of `help` and of the
 //! command reference in docs/repl.md) and dispatch; the handlers are in
-//! `look.rs` (seeing), `step.rs` (moving, bots, trace) and `house.rs`
+//! `look.rs` (seeing), `step.rs` (moving, bots, trace), `hint.rs` (`hint`,
+//! a search agent's top moves) and `house.rs`
 //! (options, restart, save/load/reload, with `saved.rs` for the file format
 //! and replays). `complete.rs` and `editor.rs` are the interactive side
 //! (completion, hints, history, colour); `script.rs` runs scripts (and is the
@@ -14,6 +15,7 @@
 pub mod commands;
 pub mod complete;
 pub mod editor;
+pub mod hint;
 pub mod house;
 pub mod look;
 pub mod saved;

@@ -248,7 +248,7 @@ pub fn cmd_bot(s: &mut Session, args: &[&str], out: &mut String) -> Result<Flow,
     let (who, kind) = match args {
         [] => {
             for (p, b) in s.bots.iter().enumerate() {
-                let what = b.as_ref().map_or("you", |b| b.kind.name());
+                let what = b.as_ref().map_or("you".to_string(), |b| b.kind.name());
                 let _ = writeln!(out, "P{p}: {what}");
             }
             return Ok(Flow::Continue);
@@ -256,7 +256,7 @@ pub fn cmd_bot(s: &mut Session, args: &[&str], out: &mut String) -> Result<Flow,
         [who, kind] => (*who, kind.to_ascii_lowercase()),
         _ => {
             return Err(format!(
-                "bot takes a seat (or all) and random, greedy or off, got '{}'",
+                "bot takes a seat (or all) and an agent (random, greedy, ismcts:300, ...) or off, got '{}'",
                 args.join(" ")
             ));
         }
@@ -270,7 +270,7 @@ pub fn cmd_bot(s: &mut Session, args: &[&str], out: &mut String) -> Result<Flow,
         "off" | "none" | "human" => None,
         k => Some(
             k.parse()
-                .map_err(|_| format!("no bot '{k}'; bots are random and greedy, or off"))?,
+                .map_err(|e| format!("{e}; or off to take the seat back"))?,
         ),
     };
     for p in &seats {

@@ -19,7 +19,9 @@ pub struct SimConfig {
     pub seed: u64,
     /// One value per option of the game.
     pub options: Vec<i32>,
-    /// Seat `p` is played by `agents[p % agents.len()]` (random when empty).
+    /// Seat `p` of game `i` is played by `agents[(p + i) % agents.len()]`
+    /// when the list names different agents (seats rotate from game to
+    /// game), else by `agents[p % agents.len()]`; random when empty.
     pub agents: Vec<AgentKind>,
     /// A game still running after this many decisions did not end.
     pub max_decisions: u32,
@@ -77,6 +79,22 @@ impl SimConfig {
             self.agents[seat % self.agents.len()]
         }
     }
+
+    /// How far game `index` turns the agents round the table: 0 when every
+    /// seat plays the same agent, else `index % agents.len()`.
+    pub fn rotation(&self, index: u64) -> usize {
+        match self.agents.first() {
+            Some(a) if self.agents.iter().any(|b| b != a) => {
+                (index % self.agents.len() as u64) as usize
+            }
+            _ => 0,
+        }
+    }
+
+    /// The agent in `seat` of game `index`.
+    pub fn seat_agent(&self, seat: usize, index: u64) -> AgentKind {
+        self.agent(seat + self.rotation(index))
+    }
 }
 
 /// SplitMix64: a fast, well-mixed bijection on 64-bit words.
@@ -108,17 +126,19 @@ pub fn play_game(
     watch: &mut dyn FnMut(&State, Action),
 ) -> GameResult {
     let seed = game_seed(cfg.seed, index);
-    let outcome = play_seeded(game, cfg, seed, buf, watch);
+    let outcome = play_seeded(game, cfg, index, seed, buf, watch);
     GameResult {
         index,
         seed,
         outcome,
+        rotation: cfg.rotation(index),
     }
 }
 
 fn play_seeded(
     game: &Game,
     cfg: &SimConfig,
+    index: u64,
     seed: u64,
     buf: &mut Vec<Action>,
     watch: &mut dyn FnMut(&State, Action),
@@ -133,7 +153,7 @@ fn play_seeded(
         return GameOutcome::Fault(format!("after setup: {e}"));
     }
     let mut agents: Vec<Box<dyn Agent + Send>> = (0..cfg.players)
-        .map(|p| cfg.agent(p).build(agent_seed(seed, p)))
+        .map(|p| cfg.seat_agent(p, index).build(agent_seed(seed, p)))
         .collect();
     let mut taken: u32 = 0;
     loop {

@@ -137,6 +137,20 @@ pub fn text(game: &Game, cfg: &SimConfig, r: &SimReport, t: Timing) -> String {
             let _ = write!(s, "  (no winner in {} games)", r.no_winner);
         }
         let _ = writeln!(s);
+        if r.agent_names.len() > 1 {
+            for (a, name) in r.agent_names.iter().enumerate() {
+                let (rate, lo, hi) = r.agent_win_rate(a);
+                let _ = writeln!(
+                    s,
+                    "{:<10} {name} wins {:.1}% (95% CI {:.1}-{:.1}%) of {} seats, seats rotated",
+                    if a == 0 { "by agent" } else { "" },
+                    100.0 * rate,
+                    100.0 * lo,
+                    100.0 * hi,
+                    r.agent_seats[a]
+                );
+            }
+        }
     }
     let _ = writeln!(
         s,
@@ -242,6 +256,15 @@ pub fn json(game: &Game, cfg: &SimConfig, r: &SimReport, t: Timing) -> String {
             ),
         ])
     });
+    let by_agent = r.agent_names.iter().enumerate().map(|(a, name)| {
+        let (rate, lo, hi) = r.agent_win_rate(a);
+        json_object([
+            ("agent", json_string(name)),
+            ("seats", r.agent_seats[a].to_string()),
+            ("win_rate", json_number(rate)),
+            ("ci95", json_array([json_number(lo), json_number(hi)])),
+        ])
+    });
     json_object([
         ("rules", json_string(&r.rules)),
         ("file", json_string(&game.source().name)),
@@ -259,6 +282,7 @@ pub fn json(game: &Game, cfg: &SimConfig, r: &SimReport, t: Timing) -> String {
         ("turns", tally(&r.turns)),
         ("decisions", tally(&r.decisions)),
         ("seats", json_array(seats)),
+        ("by_agent", json_array(by_agent)),
         ("no_winner", r.no_winner.to_string()),
         ("seconds", json_number(t.seconds)),
         ("threads", t.threads.to_string()),

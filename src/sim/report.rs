@@ -31,6 +31,8 @@ pub struct GameResult {
     pub index: u64,
     pub seed: u64,
     pub outcome: GameOutcome,
+    /// Seat `p` was played by the agent `p + rotation` of the list.
+    pub rotation: usize,
 }
 
 /// One game that went wrong.
@@ -126,7 +128,19 @@ pub struct SimReport {
     pub wins: Vec<Vec<u64>>,
     /// Finished games without a winner (no player the `winners` rule admits).
     pub no_winner: u64,
+    /// The list of agents as given (seat `p` of a game rotated by `r` is
+    /// played by `lineup[(p + r) % len]`), and the distinct names in it.
+    pub lineup: Vec<String>,
+    pub agent_names: Vec<String>,
+    /// Per distinct agent: seats it played in finished games, and its win
+    /// points there (a game won by `k` players counts `1/k`), in
+    /// 1/`TIE_UNITS` units so that reports merge exactly.
+    pub agent_seats: Vec<u64>,
+    pub agent_points: Vec<u64>,
 }
+
+/// Win points are counted in units of 1/720 (exact for ties of up to 6).
+pub const TIE_UNITS: u64 = 720;
 
 impl SimReport {
     /// A report of no games.
@@ -144,7 +158,27 @@ impl SimReport {
             decisions: Tally::default(),
             wins: vec![vec![0; cfg.players]; cfg.players],
             no_winner: 0,
+            lineup: if cfg.agents.is_empty() {
+                vec!["random".to_string()]
+            } else {
+                cfg.agents.iter().map(|a| a.to_string()).collect()
+            },
+            agent_names: Vec::new(),
+            agent_seats: Vec::new(),
+            agent_points: Vec::new(),
         }
+        .with_agent_names()
+    }
+
+    fn with_agent_names(mut self) -> SimReport {
+        for a in &self.lineup {
+            if !self.agent_names.contains(a) {
+                self.agent_names.push(a.clone());
+            }
+        }
+        self.agent_seats = vec![0; self.agent_names.len()];
+        self.agent_points = vec![0; self.agent_names.len()];
+        self
     }
 
     /// Count one game in.
@@ -170,6 +204,15 @@ impl SimReport {
                 for &p in &winners {
                     self.grow(p + 1, winners.len());
                     self.wins[p][winners.len() - 1] += 1;
+                }
+                for p in 0..self.players {
+                    let name = &self.lineup[(p + r.rotation) % self.lineup.len()];
+                    if let Some(a) = self.agent_names.iter().position(|n| n == name) {
+                        self.agent_seats[a] += 1;
+                        if winners.contains(&p) {
+                            self.agent_points[a] += TIE_UNITS / winners.len().max(1) as u64;
+                        }
+                    }
                 }
             }
             GameOutcome::Stuck(m) => self.stuck.add(incident(m)),
@@ -207,7 +250,28 @@ impl SimReport {
             }
         }
         self.no_winner += o.no_winner;
+        for (a, name) in o.agent_names.iter().enumerate() {
+            if let Some(i) = self.agent_names.iter().position(|n| n == name) {
+                self.agent_seats[i] += o.agent_seats[a];
+                self.agent_points[i] += o.agent_points[a];
+            }
+        }
         self
+    }
+
+    /// Agent `a`'s (of `agent_names`) win rate over the seats it played in
+    /// finished games, with a 95% Wilson interval: (rate, low, high).
+    pub fn agent_win_rate(&self, a: usize) -> (f64, f64, f64) {
+        let n = self.agent_seats.get(a).copied().unwrap_or(0) as f64;
+        if n == 0.0 {
+            return (0.0, 0.0, 0.0);
+        }
+        let p = self.agent_points[a] as f64 / TIE_UNITS as f64 / n;
+        let z = 1.96f64;
+        let denom = 1.0 + z * z / n;
+        let centre = (p + z * z / (2.0 * n)) / denom;
+        let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / denom;
+        (p, (centre - half).max(0.0), (centre + half).min(1.0))
     }
 
     /// Games that went wrong in any way.

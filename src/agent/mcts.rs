@@ -1,0 +1,242 @@
+//! Tree search: UCT (`mcts:N`) and single-observer information-set MCTS
+//! (`ismcts:N`, Cowling, Powley and Whitehouse 2012), one implementation.
+//!
+//! Both search from the chooser's seat and never read what it cannot see:
+//! every iteration starts from a determinization of the root (see
+//! `State::determinize`). UCT samples one determinization per move and
+//! searches that world; IS-MCTS samples a fresh one every iteration, so the
+//! tree's statistics average over the worlds the seat cannot tell apart.
+//! A node is reached by a move as the root's seat sees it
+//! (`State::observed_action`), so nodes stand for information sets; a move
+//! is chosen among those legal in the iteration's world by UCB1 with the
+//! move's *availability* count in place of its parent's visits. One
+//! unexplored move is added per iteration, then a random rollout (capped or
+//! to the end) is scored for every player and backed up, each node keeping
+//! the reward of the player who made its move.
+//!
+//! Nodes live in an arena (`Vec<Node>`, children as sibling lists) reused
+//! from move to move; the buffers are kept too, so a warm search allocates
+//! only when the tree grows. Each iteration clones the root's sample and
+//! applies moves along the path; make/undo, once the engine has it, would
+//! replace the clone at the start of `iterate` (undo back to the root).
+
+use super::Agent;
+use super::search::{MoveStat, SearchSpec, keys_into, rewards, rollout};
+use crate::engine::{Action, Determinizer, Game, State};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+const NONE: u32 = u32::MAX;
+/// The exploration constant of UCB1 (rewards are 0 to 1).
+const EXPLORE: f64 = 0.7;
+
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    /// The move that leads here, as the root's seat sees it.
+    key: u64,
+    /// The player who made that move.
+    player: u8,
+    first_child: u32,
+    next_sibling: u32,
+    visits: u32,
+    /// Iterations in which this move was legal when its parent was reached.
+    avail: u32,
+    /// Sum of `player`'s rewards.
+    total: f64,
+}
+
+impl Node {
+    fn new(key: u64, player: u8) -> Node {
+        Node {
+            key,
+            player,
+            first_child: NONE,
+            next_sibling: NONE,
+            visits: 0,
+            avail: 0,
+            total: 0.0,
+        }
+    }
+}
+
+/// A UCT or IS-MCTS player.
+pub struct TreeAgent {
+    spec: SearchSpec,
+    /// A fresh determinization every iteration (IS-MCTS) or one per move (UCT).
+    resample: bool,
+    rng: ChaCha8Rng,
+    nodes: Vec<Node>,
+    det: Determinizer,
+    /// The root's sample (UCT) and the iteration's working state.
+    world: Option<State>,
+    work: Option<State>,
+    path: Vec<u32>,
+    actions: Vec<Action>,
+    keys: Vec<u64>,
+    root_keys: Vec<u64>,
+    rewards: Vec<f64>,
+}
+
+impl TreeAgent {
+    /// UCT over one determinization per move.
+    pub fn uct(spec: SearchSpec, seed: u64) -> TreeAgent {
+        TreeAgent::new(spec, false, seed)
+    }
+
+    /// Single-observer IS-MCTS: a determinization per iteration.
+    pub fn ismcts(spec: SearchSpec, seed: u64) -> TreeAgent {
+        TreeAgent::new(spec, true, seed)
+    }
+
+    fn new(spec: SearchSpec, resample: bool, seed: u64) -> TreeAgent {
+        TreeAgent {
+            spec,
+            resample,
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            nodes: Vec::new(),
+            det: Determinizer::default(),
+            world: None,
+            work: None,
+            path: Vec::new(),
+            actions: Vec::new(),
+            keys: Vec::new(),
+            root_keys: Vec::new(),
+            rewards: Vec::new(),
+        }
+    }
+
+    /// Search the position and report every root move searched, most
+    /// visited first (ties: better value, then lower index).
+    pub fn search(&mut self, game: &Game, state: &State, actions: &[Action]) -> Vec<MoveStat> {
+        let Some(seat) = state.chooser() else {
+            return Vec::new();
+        };
+        keys_into(game, state, actions, seat, &mut self.root_keys);
+        self.nodes.clear();
+        self.nodes.push(Node::new(0, seat as u8));
+        if !self.resample {
+            let world = self.world.get_or_insert_with(|| state.clone());
+            state.determinize_into(game, seat, &mut self.rng, &mut self.det, world);
+        }
+        let mut clock = self.spec.budget.start();
+        while clock.tick() {
+            self.iterate(game, state, seat);
+        }
+        let mut stats = Vec::new();
+        let mut c = self.nodes[0].first_child;
+        while c != NONE {
+            let n = self.nodes[c as usize];
+            if let Some(i) = self.root_keys.iter().position(|k| *k == n.key) {
+                stats.push(MoveStat {
+                    action: i,
+                    visits: n.visits,
+                    value: if n.visits == 0 {
+                        0.0
+                    } else {
+                        n.total / f64::from(n.visits)
+                    },
+                });
+            }
+            c = n.next_sibling;
+        }
+        stats.sort_by(|a, b| {
+            b.visits
+                .cmp(&a.visits)
+                .then(b.value.total_cmp(&a.value))
+                .then(a.action.cmp(&b.action))
+        });
+        stats
+    }
+
+    /// One iteration: sample, select, expand one move, roll out, back up.
+    fn iterate(&mut self, game: &Game, root: &State, seat: usize) {
+        let work = self.work.get_or_insert_with(|| root.clone());
+        match (&self.world, self.resample) {
+            (Some(world), false) => work.clone_from(world),
+            _ => root.determinize_into(game, seat, &mut self.rng, &mut self.det, work),
+        }
+        self.path.clear();
+        self.path.push(0);
+        let mut node = 0u32;
+        loop {
+            if work.is_over() {
+                break;
+            }
+            work.legal_actions_into(game, &mut self.actions);
+            let Some(player) = work.chooser().filter(|_| !self.actions.is_empty()) else {
+                break;
+            };
+            keys_into(game, work, &self.actions, seat, &mut self.keys);
+            // Count availability; find the best known move and the untried ones.
+            let ln_parent = f64::from(self.nodes[node as usize].visits.max(1)).ln();
+            let mut best = (f64::NEG_INFINITY, NONE, 0usize);
+            let mut untried = 0u32;
+            let mut pick_untried = None;
+            for (i, key) in self.keys.iter().enumerate() {
+                let mut c = self.nodes[node as usize].first_child;
+                while c != NONE && self.nodes[c as usize].key != *key {
+                    c = self.nodes[c as usize].next_sibling;
+                }
+                if c == NONE {
+                    // Reservoir sampling over the untried moves.
+                    untried += 1;
+                    if self.rng.random_range(0..untried) == 0 {
+                        pick_untried = Some(i);
+                    }
+                    continue;
+                }
+                let n = &mut self.nodes[c as usize];
+                n.avail += 1;
+                let ln = if self.resample {
+                    f64::from(n.avail).ln()
+                } else {
+                    ln_parent
+                };
+                let visits = f64::from(n.visits.max(1));
+                let ucb = n.total / visits + EXPLORE * (ln / visits).sqrt();
+                if ucb > best.0 {
+                    best = (ucb, c, i);
+                }
+            }
+            let (child, i) = match pick_untried {
+                Some(i) => {
+                    let id = self.nodes.len() as u32;
+                    let mut n = Node::new(self.keys[i], player as u8);
+                    n.avail = 1;
+                    n.next_sibling = self.nodes[node as usize].first_child;
+                    self.nodes[node as usize].first_child = id;
+                    self.nodes.push(n);
+                    (id, i)
+                }
+                None => (best.1, best.2),
+            };
+            self.path.push(child);
+            node = child;
+            if work.apply_unchecked(game, self.actions[i]).is_err() || pick_untried.is_some() {
+                break;
+            }
+        }
+        rollout(game, work, &mut self.rng, &mut self.actions, self.spec.cap);
+        rewards(game, work, &mut self.rewards);
+        for &n in &self.path {
+            let n = &mut self.nodes[n as usize];
+            n.visits += 1;
+            n.total += self.rewards.get(n.player as usize).copied().unwrap_or(0.0);
+        }
+    }
+}
+
+impl Agent for TreeAgent {
+    fn choose(&mut self, game: &Game, state: &State, actions: &[Action]) -> usize {
+        if actions.len() <= 1 {
+            return 0;
+        }
+        self.search(game, state, actions)
+            .first()
+            .map_or(0, |m| m.action)
+    }
+
+    fn analyse(&mut self, game: &Game, state: &State, actions: &[Action]) -> Option<Vec<MoveStat>> {
+        Some(self.search(game, state, actions))
+    }
+}

@@ -1,0 +1,446 @@
+//! Determinization: from a state and a seat, sample a complete state that
+//! the seat cannot tell from the real one. This is what lets an agent search
+//! a game with hidden cards without reading them.
+//!
+//! What a seat knows comes from the per-card knowledge bitsets
+//! ([`super::Core::known`]), which zone visibility, peeks and reveals keep
+//! up to date. A card whose bit for the seat is clear is *unknown*; the
+//! places that hold unknown cards (a zone instance and an index in it) are
+//! the places the seat cannot see. Determinizing deals the unknown cards
+//! anew among those places: every zone keeps its size, every card the seat
+//! knows stays where it is, and everything attached to a place stays with
+//! the place (who else knows the card there, the per-card variables of the
+//! card there, a variable that names the card there). The cards' identities
+//! are the only thing sampled, so the sample is a relabelling of the real
+//! state by a permutation of the unknown cards.
+//!
+//! The sample depends only on what the seat knows: the unknown cards are
+//! taken in card order and the places in zone order before the generator
+//! deals them, so two real states that differ only in where the unknown
+//! cards lie give the same sample for the same generator. The state's own
+//! generator is re-seeded from the caller's, so future shuffles in the
+//! sample do not replay the real game's.
+//!
+//! Known limit: interpreter locals and loop snapshots are untyped `i32`s,
+//! so a local that holds an unknown card is not relabelled with it (it
+//! keeps naming the same card, now possibly somewhere else). Checkpoints
+//! (copies of the table) are relabelled like the table.
+
+use super::{Action, Core, Game, State};
+use crate::check::hir::{Builtin, Expr, Place, Ty};
+use crate::graph::Node;
+use crate::syntax::ast::{AggKind, BinOp};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+/// Reusable buffers for [`State::determinize_into`].
+#[derive(Clone, Debug, Default)]
+pub struct Determinizer {
+    /// Places holding unknown cards: (instance, index), in zone order.
+    places: Vec<(u16, u32)>,
+    /// The unknown cards, in card order, then dealt.
+    cards: Vec<u16>,
+    /// `relabel[old] = new`, the identity on known cards.
+    relabel: Vec<u16>,
+    known: Vec<u32>,
+    vars: Vec<i32>,
+    /// `card_locals(game)`, kept for the game with this digest.
+    locals: Option<(u64, Vec<Vec<bool>>)>,
+}
+
+impl State {
+    /// A state the seat `seat` cannot tell from this one: the cards it does
+    /// not know dealt anew among the places it cannot see, from `rng`; the
+    /// state's generator re-seeded from `rng` too.
+    pub fn determinize(&self, game: &Game, seat: usize, rng: &mut impl Rng) -> State {
+        let mut out = self.clone();
+        let mut d = Determinizer::default();
+        out.determinize_in_place(game, seat, rng, &mut d);
+        out
+    }
+
+    /// Like [`State::determinize`], writing into `out` and reusing its
+    /// buffers and those of `d` (no allocation once warm).
+    pub fn determinize_into(
+        &self,
+        game: &Game,
+        seat: usize,
+        rng: &mut impl Rng,
+        d: &mut Determinizer,
+        out: &mut State,
+    ) {
+        out.clone_from(self);
+        out.determinize_in_place(game, seat, rng, d);
+    }
+
+    /// Whether `seat` knows every card (nothing to sample).
+    pub fn knows_everything(&self, seat: usize) -> bool {
+        let bit = 1u32.checked_shl(seat as u32).unwrap_or(0);
+        self.core.known.iter().all(|k| k & bit != 0)
+    }
+
+    fn determinize_in_place(
+        &mut self,
+        game: &Game,
+        seat: usize,
+        rng: &mut impl Rng,
+        d: &mut Determinizer,
+    ) {
+        self.rng = ChaCha8Rng::seed_from_u64(rng.random());
+        let bit = 1u32.checked_shl(seat as u32).unwrap_or(0);
+        let core = &self.core;
+        d.places.clear();
+        d.cards.clear();
+        for (inst, zone) in core.zones.iter().enumerate() {
+            for (i, c) in zone.iter().enumerate() {
+                if core.known[*c as usize] & bit == 0 {
+                    d.places.push((inst as u16, i as u32));
+                }
+            }
+        }
+        if d.places.len() < 2 {
+            return;
+        }
+        for (c, k) in core.known.iter().enumerate() {
+            if k & bit == 0 {
+                d.cards.push(c as u16);
+            }
+        }
+        // Fisher-Yates on the cards in card order: the deal depends on the
+        // set of unknown cards, never on where they lie.
+        for i in (1..d.cards.len()).rev() {
+            let j = rng.random_range(0..=i);
+            d.cards.swap(i, j);
+        }
+        d.relabel.clear();
+        d.relabel.extend(0..core.known.len() as u16);
+        for (k, &(inst, i)) in d.places.iter().enumerate() {
+            let old = core.zones[inst as usize][i as usize];
+            d.relabel[old as usize] = d.cards[k];
+        }
+        relabel(game, &mut self.core, d);
+        for cp in &mut self.checkpoints {
+            relabel(game, cp, d);
+        }
+        let digest = game.digest();
+        if d.locals.as_ref().is_none_or(|(g, _)| *g != digest) {
+            d.locals = Some((digest, card_locals(game)));
+        }
+        if let Some((_, slots)) = &d.locals {
+            relabel_locals(self, slots, &d.relabel);
+        }
+    }
+}
+
+impl State {
+    /// A key for `action` as `seat` sees it, the same in every state the
+    /// seat cannot tell apart: an action that binds a card the seat does not
+    /// know is named by the card's place (zone instance and index), any
+    /// other by its arm and value. Search trees key their moves by it.
+    pub fn observed_action(&self, game: &Game, action: Action, seat: usize) -> u64 {
+        let raw = (u64::from(action.arm) << 33) | u64::from(action.value as u32);
+        let c = action.value;
+        if c < 0 || c as usize >= self.core.known.len() {
+            return raw;
+        }
+        if (self.core.known[c as usize] >> seat) & 1 == 1 || !self.binds_card(game, action.arm) {
+            return raw;
+        }
+        let inst = u64::from(self.core.card_zone[c as usize]);
+        let pos = self.core.position(c as u16) as u64 & 0xffff;
+        (u64::from(action.arm) << 33) | (1 << 32) | (inst << 16) | pos
+    }
+
+    /// Whether arm `arm` of the pending choice binds a card.
+    fn binds_card(&self, game: &Game, arm: u16) -> bool {
+        let Some(fr) = self.frames.last() else {
+            return false;
+        };
+        let phase = &game.graph().phases[fr.phase as usize];
+        let Some(Node::Choose { arms, .. }) = phase.nodes.get(fr.pc as usize) else {
+            return false;
+        };
+        let Some(bind) = arms.get(arm as usize).and_then(|a| a.bind.as_ref()) else {
+            return false;
+        };
+        is_card_coll(&bind.coll)
+    }
+}
+
+/// Rename the cards held in the card-valued locals of every active frame.
+pub fn relabel_locals(state: &mut State, card_slots: &[Vec<bool>], map: &[u16]) {
+    for fr in &state.frames {
+        let Some(slots) = card_slots.get(fr.phase as usize) else {
+            continue;
+        };
+        for (i, is_card) in slots.iter().enumerate() {
+            let Some(v) = state.locals.get_mut(fr.base as usize + i) else {
+                break;
+            };
+            if *is_card && *v >= 0 && (*v as usize) < map.len() {
+                *v = i32::from(map[*v as usize]);
+            }
+        }
+    }
+}
+
+/// For each phase, which local slots hold cards: parameters a call passes
+/// a card to (a reaction's is the card that entered), `let` of a card
+/// expression, and names bound over zones (loops, choice arms, aggregates).
+/// Worked out from the graph once per game (locals carry no type at run
+/// time).
+pub fn card_locals(game: &Game) -> Vec<Vec<bool>> {
+    let g = game.graph();
+    let mut slots: Vec<Vec<bool>> = g
+        .phases
+        .iter()
+        .map(|p| {
+            let mut v = vec![false; p.locals as usize];
+            if p.trigger.is_some() && p.params > 0 && !v.is_empty() {
+                v[0] = true;
+            }
+            v
+        })
+        .collect();
+    // Calls pass card types between phases: repeat until nothing changes.
+    loop {
+        let mut changed = false;
+        for (pi, phase) in g.phases.iter().enumerate() {
+            let mut iter_cards = Vec::new();
+            for node in &phase.nodes {
+                if let Node::ForStart { coll, iter } = node
+                    && is_card_coll(coll)
+                {
+                    iter_cards.push(*iter);
+                }
+            }
+            let mut mark = |slots: &mut Vec<Vec<bool>>, p: usize, s: u16| {
+                if let Some(x) = slots[p].get_mut(s as usize)
+                    && !*x
+                {
+                    *x = true;
+                    changed = true;
+                }
+            };
+            for node in &phase.nodes {
+                let mut exprs: Vec<&Expr> = Vec::new();
+                match node {
+                    Node::Assign(Place::Local(s), _, e) => {
+                        if is_card_expr(g, &slots[pi], e) {
+                            mark(&mut slots, pi, *s);
+                        }
+                        exprs.push(e);
+                    }
+                    Node::ForNext { slot, iter, .. } if iter_cards.contains(iter) => {
+                        mark(&mut slots, pi, *slot);
+                    }
+                    Node::Choose { arms, .. } => {
+                        for a in arms {
+                            if let Some(b) = &a.bind {
+                                if is_card_coll(&b.coll) {
+                                    mark(&mut slots, pi, b.slot);
+                                }
+                                exprs.push(&b.coll);
+                            }
+                        }
+                    }
+                    Node::Call(callee, args) => {
+                        for (i, a) in args.iter().enumerate() {
+                            if is_card_expr(g, &slots[pi], a) {
+                                mark(&mut slots, *callee as usize, i as u16);
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+                let known = slots[pi].clone();
+                for e in exprs {
+                    let mut found = Vec::new();
+                    inner_binds(g, e, &mut |s, card| found.push((s, card)), &known);
+                    for (s, card) in found {
+                        if card {
+                            mark(&mut slots, pi, s);
+                        }
+                    }
+                }
+            }
+        }
+        if !changed {
+            return slots;
+        }
+    }
+}
+
+/// Whether a collection expression walks cards (see `Ev::coll`).
+fn is_card_coll(coll: &Expr) -> bool {
+    !matches!(
+        coll,
+        Expr::Region(..)
+            | Expr::Players
+            | Expr::EnumAll(_)
+            | Expr::Call(Builtin::Moves | Builtin::Ray | Builtin::Order, _)
+            | Expr::Bin(BinOp::Range, ..)
+    )
+}
+
+/// Whether an expression's value is a card.
+fn is_card_expr(g: &crate::graph::Graph, slots: &[bool], e: &Expr) -> bool {
+    let var_card = |v: &u16| {
+        g.tables
+            .vars
+            .get(*v as usize)
+            .is_some_and(|v| v.ty == Ty::Card)
+    };
+    match e {
+        Expr::Call(Builtin::Top | Builtin::Bottom, _) | Expr::Index(..) => true,
+        Expr::Local(s) => slots.get(*s as usize).copied().unwrap_or(false),
+        Expr::Global(v) | Expr::PerPlayer(v, _) | Expr::PerCard(v, _) => var_card(v),
+        Expr::Attr(a, _) => g
+            .tables
+            .attrs
+            .get(*a as usize)
+            .is_some_and(|a| a.ty == Ty::Card),
+        Expr::Cond(_, a, b) => is_card_expr(g, slots, a) || is_card_expr(g, slots, b),
+        Expr::Bind(_, body) => is_card_expr(g, slots, body),
+        Expr::Agg {
+            kind: AggKind::First,
+            coll,
+            body: None,
+            ..
+        } => is_card_coll(coll),
+        _ => false,
+    }
+}
+
+/// The slots bound inside an expression (a function's arguments, an
+/// aggregate's element), each with whether it holds a card.
+fn inner_binds(g: &crate::graph::Graph, e: &Expr, f: &mut impl FnMut(u16, bool), slots: &[bool]) {
+    match e {
+        Expr::Bind(binds, body) => {
+            for (s, x) in binds {
+                f(*s, is_card_expr(g, slots, x));
+                inner_binds(g, x, f, slots);
+            }
+            inner_binds(g, body, f, slots);
+        }
+        Expr::Agg {
+            slot,
+            coll,
+            filter,
+            body,
+            ..
+        } => {
+            f(*slot, is_card_coll(coll));
+            inner_binds(g, coll, f, slots);
+            for x in [filter, body].into_iter().flatten() {
+                inner_binds(g, x, f, slots);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Rename every card `c` of a table to `d.relabel[c]`, with its knowledge
+/// and its per-card variables; card-valued variables follow.
+fn relabel(game: &Game, core: &mut Core, d: &mut Determinizer) {
+    let map = &d.relabel;
+    for zone in &mut core.zones {
+        for c in zone.iter_mut() {
+            *c = map[*c as usize];
+        }
+    }
+    for (inst, zone) in core.zones.iter().enumerate() {
+        for c in zone {
+            core.card_zone[*c as usize] = inst as u16;
+        }
+    }
+    d.known.clone_from(&core.known);
+    for (old, new) in map.iter().enumerate() {
+        core.known[*new as usize] = d.known[old];
+    }
+    let cards = map.len();
+    let relabel_value = |v: i32| {
+        if v >= 0 && (v as usize) < cards {
+            map[v as usize] as i32
+        } else {
+            v
+        }
+    };
+    for (vi, v) in game.graph().tables.vars.iter().enumerate() {
+        let base = core.var_base[vi] as usize;
+        let count = if v.per_player {
+            core.n as usize
+        } else if v.per_card {
+            cards
+        } else {
+            1
+        };
+        let Some(slice) = core.vars.get_mut(base..base + count) else {
+            continue;
+        };
+        if v.ty == Ty::Card {
+            for x in slice.iter_mut() {
+                *x = relabel_value(*x);
+            }
+        }
+        if v.per_card {
+            d.vars.clear();
+            d.vars.extend_from_slice(slice);
+            for (old, new) in map.iter().enumerate() {
+                slice[*new as usize] = d.vars[old];
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::engine::{Game, State};
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha8Rng;
+
+    const HIDDEN: &str = include_str!("../../tests/agents/hidden.rules");
+
+    #[test]
+    fn keeps_what_the_seat_knows_and_zone_sizes() {
+        let game = Game::from_source("hidden.rules", HIDDEN).unwrap();
+        let s = State::new(&game, 2, 3, &game.default_options()).unwrap();
+        let mut rng = ChaCha8Rng::seed_from_u64(9);
+        let d = s.determinize(&game, 0, &mut rng);
+        d.check_conservation(&game).unwrap();
+        for (inst, zone) in s.core.zones.iter().enumerate() {
+            assert_eq!(zone.len(), d.core.zones[inst].len());
+            for (i, c) in zone.iter().enumerate() {
+                if s.core.known[*c as usize] & 1 != 0 {
+                    assert_eq!(d.core.zones[inst][i], *c, "a known card moved");
+                }
+            }
+        }
+        // Seat 1's hand is unknown to seat 0: some sample changes it.
+        let hand1 = s.core.zone_base[2] as usize + 1;
+        let changed = (0..20).any(|_| {
+            let d = s.determinize(&game, 0, &mut rng);
+            d.core.zones[hand1] != s.core.zones[hand1]
+        });
+        assert!(changed);
+    }
+
+    #[test]
+    fn the_sample_ignores_where_unknown_cards_lie() {
+        let game = Game::from_source("hidden.rules", HIDDEN).unwrap();
+        let s = State::new(&game, 2, 3, &game.default_options()).unwrap();
+        let mut other = s.clone();
+        // Exchange seat 1's first hand card with the top of the draw pile.
+        let hand1 = other.core.zone_base[2] as usize + 1;
+        let a = other.core.zones[hand1][0];
+        let b = *other.core.zones[0].last().unwrap();
+        other.core.zones[hand1][0] = b;
+        *other.core.zones[0].last_mut().unwrap() = a;
+        other.core.card_zone.swap(a as usize, b as usize);
+        other.core.known.swap(a as usize, b as usize);
+        let x = s.determinize(&game, 0, &mut ChaCha8Rng::seed_from_u64(1));
+        let y = other.determinize(&game, 0, &mut ChaCha8Rng::seed_from_u64(1));
+        assert_eq!(x.core.zones, y.core.zones);
+        assert_eq!(x.core.known, y.core.known);
+    }
+}
