@@ -139,7 +139,15 @@ fn ends_operand(t: Option<&Token>, src: &str) -> bool {
 
 /// Whether one space goes between `prev` and `next` on a line.
 /// `before` is the token before `prev`.
-fn space(src: &str, before: Option<&Token>, prev: &Token, next: &Token, pattern: bool) -> bool {
+/// `pattern` is set in a `pattern` declaration, `vector` inside its `(dx,dy)`.
+fn space(
+    src: &str,
+    before: Option<&Token>,
+    prev: &Token,
+    next: &Token,
+    pattern: bool,
+    vector: bool,
+) -> bool {
     let (p, n) = (prev.text(src), next.text(src));
     if p == "-" && prev.kind == Kind::Punct && !ends_operand(before, src) {
         // Unary minus sticks to its operand; `- 1` stays apart, since `-1`
@@ -153,7 +161,7 @@ fn space(src: &str, before: Option<&Token>, prev: &Token, next: &Token, pattern:
         return false;
     }
     if p == "," {
-        return !pattern;
+        return !vector;
     }
     if n == "(" {
         if pattern {
@@ -165,9 +173,6 @@ fn space(src: &str, before: Option<&Token>, prev: &Token, next: &Token, pattern:
     }
     if n == "[" {
         return !ends_operand(Some(prev), src);
-    }
-    if p == "{" && n == "}" {
-        return false;
     }
     true
 }
@@ -187,74 +192,68 @@ pub fn layout(src: &str) -> String {
         .chain(src.match_indices('\n').map(|(i, _)| i + 1))
         .collect();
     let line_of = |off: u32| line_starts.partition_point(|&s| s <= off as usize) - 1;
-    let mut out = String::with_capacity(src.len() + src.len() / 8);
+    // Pass 1: the lines, and the indentation of each line of code.
+    struct Line {
+        no: usize,
+        toks: std::ops::Range<usize>,
+        orig: usize,
+        /// Indentation: for a comment line, the depth's (filled in below).
+        indent: usize,
+        comment: bool,
+        closes: bool,
+        /// In a `pattern` declaration; the bracket depth at the line's start.
+        pattern: bool,
+        parens: usize,
+    }
+    let mut lines: Vec<Line> = Vec::new();
     let (mut braces, mut parens) = (0usize, 0usize);
     let (mut stmt_canon, mut stmt_orig) = (0usize, 0usize);
-    let mut last_code: Option<usize> = None; // index of the last code token
-    let mut prev_line: Option<usize> = None;
+    let mut last_code: Option<usize> = None;
     let mut pattern = false;
     let mut i = 0;
     while i < tokens.len() {
-        let line = line_of(tokens[i].span.start);
+        let no = line_of(tokens[i].span.start);
         let mut j = i;
-        while j < tokens.len() && line_of(tokens[j].span.start) == line {
+        while j < tokens.len() && line_of(tokens[j].span.start) == no {
             j += 1;
         }
-        let toks = &tokens[i..j];
-        if let Some(pl) = prev_line {
-            out.push('\n');
-            if line > pl + 1 {
-                out.push('\n');
-            }
-        }
         let text_line =
-            &src[line_starts[line]..line_starts.get(line + 1).copied().unwrap_or(src.len())];
+            &src[line_starts[no]..line_starts.get(no + 1).copied().unwrap_or(src.len())];
         let orig = indent_width(text_line);
-        let first = &toks[0];
+        let first = &tokens[i];
         let ft = first.text(src);
-        let comment_only = first.kind == Kind::Comment;
+        let comment = first.kind == Kind::Comment;
         let last_text = last_code.map(|k| tokens[k].text(src));
         let open_before = parens > 0 || last_text.is_some_and(is_open_end);
-        let cont = if comment_only {
-            open_before
-        } else {
-            open_before
+        let cont = !comment
+            && (open_before
                 || (is_cont_start(ft)
                     && matches!(first.kind, Kind::Punct | Kind::Word)
-                    && !(ft == "else" && last_text == Some("}")))
-        };
-        if !comment_only && braces == 0 && parens == 0 && !cont && first.kind == Kind::Word {
+                    && !(ft == "else" && last_text == Some("}"))));
+        if !comment && braces == 0 && parens == 0 && !cont && first.kind == Kind::Word {
             pattern = ft == "pattern";
         }
         let canon = 2 * braces.saturating_sub(usize::from(ft == "}"));
         let indent = if cont {
             stmt_canon + orig.saturating_sub(stmt_orig).max(2)
         } else {
-            if !comment_only {
+            if !comment {
                 stmt_canon = canon;
                 stmt_orig = orig;
             }
             canon
         };
-        for _ in 0..indent {
-            out.push(' ');
-        }
-        for (k, t) in toks.iter().enumerate() {
-            if k > 0 {
-                let prev = &toks[k - 1];
-                if t.kind == Kind::Comment {
-                    let gap = (t.span.start - prev.span.end).max(1);
-                    for _ in 0..gap {
-                        out.push(' ');
-                    }
-                } else {
-                    let before = (i + k >= 2).then(|| &tokens[i + k - 2]);
-                    if space(src, before, prev, t, pattern && parens > 0) {
-                        out.push(' ');
-                    }
-                }
-            }
-            out.push_str(t.text(src));
+        lines.push(Line {
+            no,
+            toks: i..j,
+            orig,
+            indent,
+            comment,
+            closes: ft == "}",
+            pattern,
+            parens,
+        });
+        for (k, t) in tokens[i..j].iter().enumerate() {
             if t.kind == Kind::Punct {
                 match t.text(src) {
                     "{" => braces += 1,
@@ -268,8 +267,79 @@ pub fn layout(src: &str) -> String {
                 last_code = Some(i + k);
             }
         }
-        prev_line = Some(line);
         i = j;
+    }
+    // A comment line takes the indentation of the code it comes before
+    // (but not of a closing `}`).
+    let mut next_code: Option<(usize, bool)> = None;
+    for l in lines.iter_mut().rev() {
+        if l.comment {
+            if let Some((indent, false)) = next_code {
+                l.indent = indent;
+            }
+        } else {
+            next_code = Some((l.indent, l.closes));
+        }
+    }
+    // Pass 2: write the lines.
+    let mut out = String::with_capacity(src.len() + src.len() / 8);
+    // The original and new column of the last line's trailing comment.
+    let mut trailing: Option<(usize, usize)> = None;
+    let mut prev_no: Option<usize> = None;
+    for l in &lines {
+        if let Some(pl) = prev_no {
+            out.push('\n');
+            if l.no > pl + 1 {
+                out.push('\n');
+            }
+        }
+        let indent = match trailing {
+            // A comment continuing the trailing comment of the line above.
+            Some((o, n)) if l.comment && o == l.orig => n,
+            _ => l.indent,
+        };
+        for _ in 0..indent {
+            out.push(' ');
+        }
+        let line_out = out.len() - indent;
+        let mut next_trailing = None;
+        let mut parens = l.parens;
+        for k in l.toks.clone() {
+            let t = &tokens[k];
+            if k > l.toks.start {
+                let prev = &tokens[k - 1];
+                if t.kind == Kind::Comment {
+                    let gap = (t.span.start - prev.span.end).max(1);
+                    for _ in 0..gap {
+                        out.push(' ');
+                    }
+                    let orig_col = src[line_starts[l.no]..t.span.start as usize]
+                        .chars()
+                        .count();
+                    let new_col = out[line_out..].chars().count();
+                    next_trailing = Some((orig_col, new_col));
+                } else {
+                    let before = (k >= 2).then(|| &tokens[k - 2]);
+                    if space(src, before, prev, t, l.pattern, l.pattern && parens > 0) {
+                        out.push(' ');
+                    }
+                }
+            }
+            out.push_str(t.text(src));
+            match t.text(src) {
+                "(" | "[" if t.kind == Kind::Punct => parens += 1,
+                ")" | "]" if t.kind == Kind::Punct => parens = parens.saturating_sub(1),
+                _ => {}
+            }
+        }
+        if l.comment {
+            if !trailing.is_some_and(|(o, _)| o == l.orig) {
+                trailing = None;
+            }
+        } else {
+            trailing = next_trailing;
+        }
+        prev_no = Some(l.no);
     }
     if !out.is_empty() {
         out.push('\n');
