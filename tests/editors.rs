@@ -50,11 +50,22 @@ fn the_textmate_grammar_has_every_keyword() {
             r.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
                 .any(|x| x == w)
         });
-        assert!(listed, "`{w}` of grammar/rules.pest is not in rules.tmLanguage.json");
+        assert!(
+            listed,
+            "`{w}` of grammar/rules.pest is not in rules.tmLanguage.json"
+        );
     }
     // And every reserved word of the lexer too.
-    for w in grail::fmt::lex::KEYWORDS.iter().chain(grail::fmt::lex::DECL_KEYWORDS) {
-        assert!(text.contains(&format!("|{w}|")) || text.contains(&format!("({w}|")) || text.contains(&format!("|{w})")), "{w}");
+    for w in grail::fmt::lex::KEYWORDS
+        .iter()
+        .chain(grail::fmt::lex::DECL_KEYWORDS)
+    {
+        assert!(
+            text.contains(&format!("|{w}|"))
+                || text.contains(&format!("({w}|"))
+                || text.contains(&format!("|{w})")),
+            "{w}"
+        );
     }
 }
 
@@ -63,8 +74,14 @@ fn the_vscode_extension_ships_the_grammar() {
     let a = std::fs::read_to_string("grammar/rules.tmLanguage.json").expect("grammar");
     let b = std::fs::read_to_string("editors/vscode/syntaxes/rules.tmLanguage.json")
         .expect("the extension's copy");
-    assert_eq!(a, b, "copy grammar/rules.tmLanguage.json to editors/vscode/syntaxes/");
-    for f in ["editors/vscode/package.json", "editors/vscode/language-configuration.json"] {
+    assert_eq!(
+        a, b,
+        "copy grammar/rules.tmLanguage.json to editors/vscode/syntaxes/"
+    );
+    for f in [
+        "editors/vscode/package.json",
+        "editors/vscode/language-configuration.json",
+    ] {
         let text = std::fs::read_to_string(f).expect(f);
         let _: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{f}: {e}"));
     }

@@ -24,7 +24,12 @@ fn rules_files(dir: &Path, out: &mut Vec<PathBuf>) {
 fn doc_examples() -> Vec<(String, String)> {
     const TOP: &[&str] = grail::fmt::lex::DECL_KEYWORDS;
     let mut out = Vec::new();
-    for doc in ["docs/language.md", "docs/editing.md", "docs/repl.md", "docs/rulecheck.md"] {
+    for doc in [
+        "docs/language.md",
+        "docs/editing.md",
+        "docs/repl.md",
+        "docs/rulecheck.md",
+    ] {
         let Ok(text) = std::fs::read_to_string(doc) else {
             continue;
         };
@@ -72,7 +77,11 @@ fn promises(name: &str, text: &str) -> bool {
     assert_eq!(once, twice, "{name}: not idempotent");
     assert_eq!(comments(text), comments(&once), "{name}: comments changed");
     let (after, _) = parse_file(&once);
-    assert_eq!(ast_shape(&before), ast_shape(&after), "{name}: meaning changed");
+    assert_eq!(
+        ast_shape(&before),
+        ast_shape(&after),
+        "{name}: meaning changed"
+    );
     true
 }
 

@@ -105,7 +105,10 @@ impl Client {
             n["method"] == "textDocument/publishDiagnostics" && n["params"]["uri"] == uri
         }) {
             let n = self.notes.remove(i);
-            return n["params"]["diagnostics"].as_array().cloned().unwrap_or_default();
+            return n["params"]["diagnostics"]
+                .as_array()
+                .cloned()
+                .unwrap_or_default();
         }
         loop {
             let msg = self
@@ -113,7 +116,10 @@ impl Client {
                 .recv_timeout(Duration::from_secs(60))
                 .expect("diagnostics arrive");
             if msg["method"] == "textDocument/publishDiagnostics" && msg["params"]["uri"] == uri {
-                return msg["params"]["diagnostics"].as_array().cloned().unwrap_or_default();
+                return msg["params"]["diagnostics"]
+                    .as_array()
+                    .cloned()
+                    .unwrap_or_default();
             }
             self.notes.push(msg);
         }
@@ -203,10 +209,16 @@ fn a_session_over_stdio() {
         .find(|d| d["code"] == "E0001")
         .unwrap_or_else(|| panic!("no syntax error in {diags:?}"));
     assert_eq!(syntax["severity"], 1);
-    assert_eq!(syntax["range"]["start"]["line"], at(&btext, "let =", 0, 0)["line"]);
+    assert_eq!(
+        syntax["range"]["start"]["line"],
+        at(&btext, "let =", 0, 0)["line"]
+    );
 
     // ... and still an outline, hover and completion for what parsed.
-    let symbols = c.request("textDocument/documentSymbol", json!({"textDocument": {"uri": broken}}));
+    let symbols = c.request(
+        "textDocument/documentSymbol",
+        json!({"textDocument": {"uri": broken}}),
+    );
     let names: Vec<&str> = symbols
         .as_array()
         .expect("symbols")
@@ -216,13 +228,25 @@ fn a_session_over_stdio() {
     for n in ["pile", "hand", "total", "start", "winners"] {
         assert!(names.contains(&n), "{n} not in the outline {names:?}");
     }
-    let hover = c.request("textDocument/hover", tdp(&broken, at(&btext, "p.total", 0, 3)));
+    let hover = c.request(
+        "textDocument/hover",
+        tdp(&broken, at(&btext, "p.total", 0, 3)),
+    );
     let value = hover["contents"]["value"].as_str().expect("hover text");
     assert!(value.contains("var total: int per player"), "{value}");
-    let items = c.request("textDocument/completion", tdp(&broken, at(&btext, "p.total", 0, 2)));
+    let items = c.request(
+        "textDocument/completion",
+        tdp(&broken, at(&btext, "p.total", 0, 2)),
+    );
     let got = labels(&items);
-    assert!(got.contains(&"total".to_string()) && got.contains(&"hand".to_string()), "{got:?}");
-    assert!(!got.contains(&"pile".to_string()), "a shared zone after `p.`: {got:?}");
+    assert!(
+        got.contains(&"total".to_string()) && got.contains(&"hand".to_string()),
+        "{got:?}"
+    );
+    assert!(
+        !got.contains(&"pile".to_string()),
+        "a shared zone after `p.`: {got:?}"
+    );
 
     // Fixing the file clears its diagnostics.
     let fixed = btext.replace("let = 3", "let n = 3");
@@ -242,18 +266,39 @@ fn a_session_over_stdio() {
 
     // Hover: an option with its default, range and description; a zone
     // with its owner, shape, visibility and the comment above it.
-    let h = c.request("textDocument/hover", tdp(&base, at(&base_text, "hand_size from", 0, 0)));
+    let h = c.request(
+        "textDocument/hover",
+        tdp(&base, at(&base_text, "hand_size from", 0, 0)),
+    );
     let v = h["contents"]["value"].as_str().expect("hover");
-    assert!(v.contains("option hand_size = 3 in 1..5") && v.contains("cards dealt"), "{v}");
-    let h = c.request("textDocument/hover", tdp(&base, at(&base_text, "p.hand", 0, 3)));
+    assert!(
+        v.contains("option hand_size = 3 in 1..5") && v.contains("cards dealt"),
+        "{v}"
+    );
+    let h = c.request(
+        "textDocument/hover",
+        tdp(&base, at(&base_text, "p.hand", 0, 3)),
+    );
     let v = h["contents"]["value"].as_str().expect("hover");
-    assert!(v.contains("zone hand: per player set owner") && v.contains("The tokens a player holds"), "{v}");
-    let h = c.request("textDocument/hover", tdp(&base, at(&base_text, "worth(t)", 0, 0)));
+    assert!(
+        v.contains("zone hand: per player set owner") && v.contains("The tokens a player holds"),
+        "{v}"
+    );
+    let h = c.request(
+        "textDocument/hover",
+        tdp(&base, at(&base_text, "worth(t)", 0, 0)),
+    );
     let v = h["contents"]["value"].as_str().expect("hover");
-    assert!(v.contains("fn worth(t: card) -> int") && v.contains("What a token is worth"), "{v}");
+    assert!(
+        v.contains("fn worth(t: card) -> int") && v.contains("What a token is worth"),
+        "{v}"
+    );
 
     // Definition: from the variant into its base.
-    let d = c.request("textDocument/definition", tdp(&variant, at(&vtext, "worth", 0, 1)));
+    let d = c.request(
+        "textDocument/definition",
+        tdp(&variant, at(&vtext, "worth", 0, 1)),
+    );
     assert_eq!(d["uri"], base);
     assert_eq!(d["range"]["start"], at(&base_text, "worth(t: card)", 0, 0));
 
@@ -275,8 +320,14 @@ fn a_session_over_stdio() {
         json!({"textDocument": {"uri": variant}, "position": at(&vtext, "score", 0, 2), "newName": "points"}),
     );
     let changes = &edit["changes"];
-    assert_eq!(changes[&base].as_array().expect("base edits").len(), in_base);
-    assert_eq!(changes[&variant].as_array().expect("variant edits").len(), in_variant);
+    assert_eq!(
+        changes[&base].as_array().expect("base edits").len(),
+        in_base
+    );
+    assert_eq!(
+        changes[&variant].as_array().expect("variant edits").len(),
+        in_variant
+    );
     // An enum value, renamed from its use in the base.
     let edit = c.request(
         "textDocument/rename",
@@ -289,9 +340,15 @@ fn a_session_over_stdio() {
         "params": {"textDocument": {"uri": base}, "position": at(&base_text, "score", 0, 0), "newName": "loop"}}));
 
     // Semantic tokens and folding ranges exist.
-    let toks = c.request("textDocument/semanticTokens/full", json!({"textDocument": {"uri": base}}));
+    let toks = c.request(
+        "textDocument/semanticTokens/full",
+        json!({"textDocument": {"uri": base}}),
+    );
     assert!(toks["data"].as_array().expect("data").len() > 100);
-    let folds = c.request("textDocument/foldingRange", json!({"textDocument": {"uri": base}}));
+    let folds = c.request(
+        "textDocument/foldingRange",
+        json!({"textDocument": {"uri": base}}),
+    );
     assert!(folds.as_array().expect("folds").len() >= 5);
 
     // Formatting through `grail fmt`.
@@ -329,7 +386,10 @@ fn diagnostics_of_the_largest_file_are_fast() {
     let path = "rules/camelot101.rules";
     assert!(Path::new(path).exists());
     let mut c = Client::start();
-    c.request("initialize", json!({"processId": null, "rootUri": null, "capabilities": {}}));
+    c.request(
+        "initialize",
+        json!({"processId": null, "rootUri": null, "capabilities": {}}),
+    );
     c.notify("initialized", json!({}));
     let (u, text) = c.open(path);
     c.diagnostics(&u);

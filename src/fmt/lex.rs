@@ -173,10 +173,7 @@ pub fn lex(src: &str) -> Vec<Token> {
                 i += 1;
             }
             Kind::Int
-        } else if OPS2
-            .iter()
-            .any(|op| src.get(i..i + 2) == Some(op))
-        {
+        } else if OPS2.iter().any(|op| src.get(i..i + 2) == Some(op)) {
             i += 2;
             Kind::Punct
         } else {

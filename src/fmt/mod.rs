@@ -35,11 +35,13 @@ pub fn format(src: &str) -> Result<String, Vec<Diagnostic>> {
     // should a rule ever merge or split tokens.
     let (after, _) = crate::syntax::parse_file(&out);
     if ast_shape(&before) != ast_shape(&after) {
-        return Err(vec![Diagnostic::error(
-            "E0001",
-            "the formatter would change what this file means; it was left alone",
-        )
-        .help("please report this file: it is a bug in `grail fmt`")]);
+        return Err(vec![
+            Diagnostic::error(
+                "E0001",
+                "the formatter would change what this file means; it was left alone",
+            )
+            .help("please report this file: it is a bug in `grail fmt`"),
+        ]);
     }
     Ok(out)
 }
@@ -167,8 +169,7 @@ fn space(
         if pattern {
             return true;
         }
-        let call = prev.kind == Kind::Word
-            && (!lex::is_keyword(p) || p == "all");
+        let call = prev.kind == Kind::Word && (!lex::is_keyword(p) || p == "all");
         return !call;
     }
     if n == "[" {

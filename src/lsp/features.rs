@@ -26,9 +26,15 @@ fn describe(d: &Decl) -> String {
 }
 
 fn builtin_doc(name: &str) -> Option<String> {
-    if let Some((_, b)) = crate::check::hir::Builtin::ALL.iter().find(|(n, _)| *n == name) {
+    if let Some((_, b)) = crate::check::hir::Builtin::ALL
+        .iter()
+        .find(|(n, _)| *n == name)
+    {
         let (args, ret) = b.signature();
-        let args: Vec<String> = args.iter().map(|t| format!("{t:?}").to_lowercase()).collect();
+        let args: Vec<String> = args
+            .iter()
+            .map(|t| format!("{t:?}").to_lowercase())
+            .collect();
         return Some(format!(
             "```grail\n{name}({}) -> {}\n```\n\nbuilt-in function",
             args.join(", "),
@@ -55,8 +61,7 @@ pub fn hover(a: &Analysis, pos: Position) -> Option<Hover> {
                 .decls
                 .iter()
                 .filter(|d| {
-                    &d.name == n
-                        && (d.kind == DeclKind::Attr || d.per_player || d.per_card)
+                    &d.name == n && (d.kind == DeclKind::Attr || d.per_player || d.per_card)
                 })
                 .map(describe)
                 .collect();
@@ -92,9 +97,7 @@ pub fn definition(a: &Analysis, pos: Position) -> Option<Location> {
         Role::Field(n) => {
             a.decls
                 .iter()
-                .find(|d| {
-                    &d.name == n && (d.per_player || d.per_card || d.kind == DeclKind::Attr)
-                })?
+                .find(|d| &d.name == n && (d.per_player || d.per_card || d.kind == DeclKind::Attr))?
                 .span
         }
         Role::Local { item, name } => a.items[*item].locals.iter().find(|l| &l.name == name)?.span,
@@ -123,7 +126,8 @@ pub fn locations(a: &Analysis, name: &str) -> Vec<Location> {
 /// Whether `name` can replace a name: an identifier and no keyword.
 pub fn valid_name(name: &str) -> bool {
     let mut cs = name.chars();
-    cs.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+    cs.next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
         && cs.all(|c| c.is_ascii_alphanumeric() || c == '_')
         && !lex::is_keyword(name)
 }
@@ -174,10 +178,42 @@ fn item(label: &str, kind: CompletionItemKind, detail: &str) -> CompletionItem {
 }
 
 const STATEMENT_KEYWORDS: &[&str] = &[
-    "let", "if", "else", "loop", "while", "for", "in", "where", "when", "choose", "window",
-    "otherwise", "move", "all", "to", "deal", "from", "shuffle", "swap", "with", "peek", "at",
-    "reveal", "end", "leave", "return", "break", "checkpoint", "rollback", "then", "and", "or",
-    "not", "true", "false", "none",
+    "let",
+    "if",
+    "else",
+    "loop",
+    "while",
+    "for",
+    "in",
+    "where",
+    "when",
+    "choose",
+    "window",
+    "otherwise",
+    "move",
+    "all",
+    "to",
+    "deal",
+    "from",
+    "shuffle",
+    "swap",
+    "with",
+    "peek",
+    "at",
+    "reveal",
+    "end",
+    "leave",
+    "return",
+    "break",
+    "checkpoint",
+    "rollback",
+    "then",
+    "and",
+    "or",
+    "not",
+    "true",
+    "false",
+    "none",
 ];
 
 /// Completion at a position: members after `NAME.`, otherwise the names in
@@ -205,7 +241,8 @@ pub fn completion(a: &Analysis, pos: Position) -> Vec<CompletionItem> {
         let player = ty.as_deref().is_none_or(|t| t == "player");
         let card = ty.as_deref().is_none_or(|t| t != "player");
         for d in &a.decls {
-            let fits = (player && d.per_player) || (card && (d.per_card || d.kind == DeclKind::Attr));
+            let fits =
+                (player && d.per_player) || (card && (d.per_card || d.kind == DeclKind::Attr));
             if fits {
                 push(item(&d.name, kind_of(d.kind), &d.detail));
             }
@@ -221,9 +258,13 @@ pub fn completion(a: &Analysis, pos: Position) -> Vec<CompletionItem> {
             "}" => (d - 1).max(0),
             _ => d,
         });
-    let inside = depth > 0 || a.item_at(off as u32).is_some_and(|i| {
-        matches!(a.items[i].keyword.as_str(), "fn" | "invariant" | "winners" | "var")
-    });
+    let inside = depth > 0
+        || a.item_at(off as u32).is_some_and(|i| {
+            matches!(
+                a.items[i].keyword.as_str(),
+                "fn" | "invariant" | "winners" | "var"
+            )
+        });
     if !inside && head.trim().is_empty() {
         for k in lex::DECL_KEYWORDS {
             push(item(k, CompletionItemKind::KEYWORD, "declaration"));

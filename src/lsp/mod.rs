@@ -6,6 +6,7 @@
 //! publishes its diagnostics.
 
 pub mod analysis;
+pub mod decls;
 pub mod features;
 pub mod outline;
 pub mod text;
@@ -43,8 +44,8 @@ fn capabilities() -> ServerCapabilities {
         document_symbol_provider: Some(OneOf::Left(true)),
         folding_range_provider: Some(FoldingRangeProviderCapability::Simple(true)),
         document_formatting_provider: Some(OneOf::Left(true)),
-        semantic_tokens_provider: Some(
-            SemanticTokensServerCapabilities::SemanticTokensOptions(SemanticTokensOptions {
+        semantic_tokens_provider: Some(SemanticTokensServerCapabilities::SemanticTokensOptions(
+            SemanticTokensOptions {
                 legend: SemanticTokensLegend {
                     token_types: outline::TOKEN_TYPES.to_vec(),
                     token_modifiers: Vec::new(),
@@ -52,8 +53,8 @@ fn capabilities() -> ServerCapabilities {
                 full: Some(SemanticTokensFullOptions::Bool(true)),
                 range: None,
                 work_done_progress_options: Default::default(),
-            }),
-        ),
+            },
+        )),
         ..Default::default()
     }
 }
@@ -118,7 +119,9 @@ impl Server {
     fn dependents(&self, uri: &Uri) -> Vec<Uri> {
         self.docs
             .iter()
-            .filter(|(u, d)| *u != uri && d.analysis.files.iter().any(|f| f.uri.as_ref() == Some(uri)))
+            .filter(|(u, d)| {
+                *u != uri && d.analysis.files.iter().any(|f| f.uri.as_ref() == Some(uri))
+            })
             .map(|(u, _)| u.clone())
             .collect()
     }
@@ -228,7 +231,10 @@ impl Server {
             request::HoverRequest::METHOD => {
                 let p: HoverParams = params(req)?;
                 let tp = p.text_document_position_params;
-                json(features::hover(self.doc(&tp.text_document.uri)?, tp.position))
+                json(features::hover(
+                    self.doc(&tp.text_document.uri)?,
+                    tp.position,
+                ))
             }
             request::GotoDefinition::METHOD => {
                 let p: GotoDefinitionParams = params(req)?;
@@ -249,7 +255,10 @@ impl Server {
                 let edits = self.rename_set(&uri, &name, &name)?;
                 let mut locs: Vec<Location> = edits
                     .into_iter()
-                    .flat_map(|(u, es)| es.into_iter().map(move |e| Location::new(u.clone(), e.range)))
+                    .flat_map(|(u, es)| {
+                        es.into_iter()
+                            .map(move |e| Location::new(u.clone(), e.range))
+                    })
                     .collect();
                 if !p.context.include_declaration {
                     let decl_spans: Vec<Location> = a
@@ -260,18 +269,30 @@ impl Server {
                         .collect();
                     locs.retain(|l| !decl_spans.contains(l));
                 }
-                locs.sort_by_key(|l| (l.uri.as_str().to_string(), l.range.start.line, l.range.start.character));
+                locs.sort_by_key(|l| {
+                    (
+                        l.uri.as_str().to_string(),
+                        l.range.start.line,
+                        l.range.start.character,
+                    )
+                });
                 json(locs)
             }
             request::Rename::METHOD => {
                 let p: RenameParams = params(req)?;
                 let tp = p.text_document_position;
                 if !features::valid_name(&p.new_name) {
-                    return Err((-32602, format!("`{}` is not a name (or is a keyword)", p.new_name)));
+                    return Err((
+                        -32602,
+                        format!("`{}` is not a name (or is a keyword)", p.new_name),
+                    ));
                 }
                 let a = self.doc(&tp.text_document.uri)?;
                 let Some(name) = features::global_at(a, tp.position) else {
-                    return Err((-32602, "only top-level names and enum values can be renamed".into()));
+                    return Err((
+                        -32602,
+                        "only top-level names and enum values can be renamed".into(),
+                    ));
                 };
                 let changes = self.rename_set(&tp.text_document.uri, &name, &p.new_name)?;
                 json(WorkspaceEdit {
@@ -332,7 +353,12 @@ impl Server {
     ) -> Result<HashMap<Uri, Vec<TextEdit>>, (i32, String)> {
         let mut set = vec![self.doc(uri)?];
         // Variants of this document or of its bases.
-        let files: Vec<Uri> = self.doc(uri)?.files.iter().filter_map(|f| f.uri.clone()).collect();
+        let files: Vec<Uri> = self
+            .doc(uri)?
+            .files
+            .iter()
+            .filter_map(|f| f.uri.clone())
+            .collect();
         for f in &files {
             for dep in self.dependents(f) {
                 if let Some(d) = self.docs.get(&dep) {

@@ -78,7 +78,14 @@ fn convert(a: &Analysis, d: &Diagnostic) -> lsp_types::Diagnostic {
             DiagnosticSeverity::WARNING
         }),
         code: Some(NumberOrString::String(d.code.clone())),
-        source: Some(if d.code.starts_with('E') { "grail" } else { "rulecheck" }.into()),
+        source: Some(
+            if d.code.starts_with('E') {
+                "grail"
+            } else {
+                "rulecheck"
+            }
+            .into(),
+        ),
         message,
         related_information: (!related.is_empty()).then_some(related),
         ..Default::default()
@@ -116,7 +123,10 @@ pub fn symbols(a: &Analysis) -> Vec<DocumentSymbol> {
         let Some((_, full)) = a.location(d.item.to(d.span)) else {
             continue;
         };
-        let child = matches!(d.kind, DeclKind::EnumValue | DeclKind::Attr | DeclKind::Region);
+        let child = matches!(
+            d.kind,
+            DeclKind::EnumValue | DeclKind::Attr | DeclKind::Region
+        );
         let sym = DocumentSymbol {
             name: d.name.clone(),
             detail: Some(d.detail.lines().next().unwrap_or("").to_string()),
@@ -158,7 +168,9 @@ pub fn folding(a: &Analysis) -> Vec<FoldingRange> {
     for t in &tokens {
         let l = line(t.span.start);
         if t.kind == Kind::Comment {
-            let line_start = text[..t.span.start as usize].rfind('\n').map_or(0, |n| n + 1);
+            let line_start = text[..t.span.start as usize]
+                .rfind('\n')
+                .map_or(0, |n| n + 1);
             if text[line_start..t.span.start as usize].trim().is_empty() {
                 comment_run = match comment_run {
                     Some((s, e)) if e + 1 == l => Some((s, l)),
@@ -188,7 +200,10 @@ pub fn folding(a: &Analysis) -> Vec<FoldingRange> {
     }
     flush(&mut comment_run, &mut out);
     for it in a.items.iter().filter(|i| i.span.start >= own.offset) {
-        let (s, e) = (line(it.span.start - own.offset), line(it.span.end - own.offset));
+        let (s, e) = (
+            line(it.span.start - own.offset),
+            line(it.span.end - own.offset),
+        );
         if e > s && !out.iter().any(|f| f.start_line == s) {
             out.push(FoldingRange {
                 start_line: s,
@@ -244,8 +259,9 @@ pub fn semantic_tokens(a: &Analysis) -> Vec<SemanticToken> {
             Kind::Comment => Some(8),
             Kind::Str => Some(6),
             Kind::Int => Some(7),
-            Kind::Punct => (!matches!(text, "(" | ")" | "{" | "}" | "[" | "]" | "," | "." | ":"))
-                .then_some(9),
+            Kind::Punct => {
+                (!matches!(text, "(" | ")" | "{" | "}" | "[" | "]" | "," | "." | ":")).then_some(9)
+            }
             Kind::Word if lex::is_keyword(text) || lex::DECL_KEYWORDS.contains(&text) => Some(0),
             Kind::Word => {
                 while words.next_if(|(s, _)| s.start < t.span.start).is_some() {}
@@ -263,7 +279,9 @@ pub fn semantic_tokens(a: &Analysis) -> Vec<SemanticToken> {
             }
         };
         let Some(ty) = ty else { continue };
-        let pos = own.lines.position(&own.text, (t.span.start - base) as usize);
+        let pos = own
+            .lines
+            .position(&own.text, (t.span.start - base) as usize);
         let len: u32 = text.chars().map(|c| c.len_utf16() as u32).sum();
         let delta_line = pos.line - last_line;
         let delta_start = if delta_line == 0 {
