@@ -334,7 +334,7 @@ pub fn layout(src: &str) -> String {
             }
         }
         if l.comment {
-            if !trailing.is_some_and(|(o, _)| o == l.orig) {
+            if trailing.is_none_or(|(o, _)| o != l.orig) {
                 trailing = None;
             }
         } else {

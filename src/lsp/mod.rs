@@ -5,6 +5,10 @@
 //! re-runs the checker (whole file; fast enough, see docs/editing.md) and
 //! publishes its diagnostics.
 
+// lsp-types keys its edits by `Uri`, which caches its parse in a `Cell`;
+// the cache never changes a key's hash or equality.
+#![allow(clippy::mutable_key_type)]
+
 pub mod analysis;
 pub mod decls;
 pub mod features;
@@ -361,10 +365,10 @@ impl Server {
             .collect();
         for f in &files {
             for dep in self.dependents(f) {
-                if let Some(d) = self.docs.get(&dep) {
-                    if !set.iter().any(|a| std::ptr::eq(*a, &d.analysis)) {
-                        set.push(&d.analysis);
-                    }
+                if let Some(d) = self.docs.get(&dep)
+                    && !set.iter().any(|a| std::ptr::eq(*a, &d.analysis))
+                {
+                    set.push(&d.analysis);
                 }
             }
         }
