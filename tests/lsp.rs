@@ -419,3 +419,42 @@ fn diagnostics_of_the_largest_file_are_fast() {
     c.notify("exit", Value::Null);
     let _ = c.child.wait();
 }
+
+/// Garbage in, answers out: a hostile document and positions past its end
+/// get replies (possibly empty), never a dead server.
+#[test]
+fn hostile_documents_get_answers() {
+    let mut c = Client::start();
+    c.request("initialize", json!({"processId": null, "rootUri": null, "capabilities": {}}));
+    c.notify("initialized", json!({}));
+    let u = "file:///nonexistent/dir/hostile.rules";
+    let text = "variant \"x\" extends \"../nowhere.rules\"\nphase é(\u{1F0A1}: \"unterminated\n{{{ p. .. -- 1..-\n\tzone z: per player set owner\n# ";
+    c.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": u, "languageId": "grail", "version": 1, "text": text}}),
+    );
+    assert!(!c.diagnostics(u).is_empty());
+    for line in [0, 1, 2, 3, 4, 99] {
+        for character in [0, 1, 5, 12, 400] {
+            let pos = json!({"line": line, "character": character});
+            c.request("textDocument/hover", tdp(u, pos.clone()));
+            c.request("textDocument/completion", tdp(u, pos.clone()));
+            c.request("textDocument/definition", tdp(u, pos));
+        }
+    }
+    for m in [
+        "textDocument/documentSymbol",
+        "textDocument/semanticTokens/full",
+        "textDocument/foldingRange",
+        "textDocument/formatting",
+    ] {
+        c.request(m, json!({"textDocument": {"uri": u}, "options": {"tabSize": 2, "insertSpaces": true}}));
+    }
+    // An unopened document is an error answer, not a crash.
+    c.send(json!({"jsonrpc": "2.0", "id": 500, "method": "textDocument/hover",
+        "params": tdp("file:///not/open.rules", json!({"line": 0, "character": 0}))}));
+    let r = c.request("shutdown", Value::Null);
+    assert!(r.is_null());
+    c.notify("exit", Value::Null);
+    assert!(c.child.wait().expect("exits").success());
+}

@@ -103,7 +103,13 @@ impl Server {
                     if n.method == notification::Exit::METHOD {
                         return 0;
                     }
-                    self.notification(n);
+                    let method = n.method.clone();
+                    let done = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                        self.notification(n)
+                    }));
+                    if done.is_err() {
+                        eprintln!("grail lsp: failed on `{method}`");
+                    }
                 }
                 Message::Response(_) => {}
             }
@@ -210,9 +216,14 @@ impl Server {
 
     fn request(&mut self, req: Request) -> Response {
         let id = req.id.clone();
-        match self.answer(req) {
-            Ok(v) => Response::new_ok(id, v),
-            Err((code, msg)) => Response::new_err(id, code, msg),
+        let method = req.method.clone();
+        // A bug in one feature answers that request with an error; the
+        // server and its documents live on.
+        let answer = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.answer(req)));
+        match answer {
+            Ok(Ok(v)) => Response::new_ok(id, v),
+            Ok(Err((code, msg))) => Response::new_err(id, code, msg),
+            Err(_) => Response::new_err(id, -32603, format!("grail lsp failed on `{method}`")),
         }
     }
 
