@@ -425,7 +425,10 @@ fn diagnostics_of_the_largest_file_are_fast() {
 #[test]
 fn hostile_documents_get_answers() {
     let mut c = Client::start();
-    c.request("initialize", json!({"processId": null, "rootUri": null, "capabilities": {}}));
+    c.request(
+        "initialize",
+        json!({"processId": null, "rootUri": null, "capabilities": {}}),
+    );
     c.notify("initialized", json!({}));
     let u = "file:///nonexistent/dir/hostile.rules";
     let text = "variant \"x\" extends \"../nowhere.rules\"\nphase é(\u{1F0A1}: \"unterminated\n{{{ p. .. -- 1..-\n\tzone z: per player set owner\n# ";
@@ -448,11 +451,16 @@ fn hostile_documents_get_answers() {
         "textDocument/foldingRange",
         "textDocument/formatting",
     ] {
-        c.request(m, json!({"textDocument": {"uri": u}, "options": {"tabSize": 2, "insertSpaces": true}}));
+        c.request(
+            m,
+            json!({"textDocument": {"uri": u}, "options": {"tabSize": 2, "insertSpaces": true}}),
+        );
     }
     // An unopened document is an error answer, not a crash.
-    c.send(json!({"jsonrpc": "2.0", "id": 500, "method": "textDocument/hover",
-        "params": tdp("file:///not/open.rules", json!({"line": 0, "character": 0}))}));
+    c.send(
+        json!({"jsonrpc": "2.0", "id": 500, "method": "textDocument/hover",
+        "params": tdp("file:///not/open.rules", json!({"line": 0, "character": 0}))}),
+    );
     let r = c.request("shutdown", Value::Null);
     assert!(r.is_null());
     c.notify("exit", Value::Null);
