@@ -12,6 +12,8 @@
 //!     repl/      the designer's REPL over the engine API
 //!     sim/       batch playouts and statistics
 //!     rulecheck/ lints and simulation verdicts
+//!   fmt/       the canonical layout (`grail fmt`)
+//!   lsp/       the language server (`grail lsp`)
 //! ```
 //!
 //! Start with [`Game::load`] and [`State::new`].
@@ -20,7 +22,9 @@ pub mod agent;
 pub mod check;
 pub mod diag;
 pub mod engine;
+pub mod fmt;
 pub mod graph;
+pub mod lsp;
 pub mod repl;
 pub mod rulecheck;
 pub mod sim;

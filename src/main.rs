@@ -30,6 +30,10 @@ enum Cmd {
     },
     /// Check rules files and print every diagnostic.
     Check { files: Vec<PathBuf> },
+    /// Rewrite rules files in the canonical layout (docs/editing.md).
+    Fmt(grail::fmt::FmtArgs),
+    /// Run the language server on standard input and output (docs/editing.md).
+    Lsp,
     /// Count the move paths of a given depth (perft), to test move generation.
     Perft {
         file: PathBuf,
@@ -61,6 +65,8 @@ fn main() -> ExitCode {
     let code = match cli.cmd {
         Cmd::Play(args) => grail::repl::run(args),
         Cmd::Sim(args) => grail::sim::run(args),
+        Cmd::Fmt(args) => grail::fmt::run(args),
+        Cmd::Lsp => grail::lsp::run(),
         Cmd::Graph { file, format } => match grail::Game::load(&file) {
             Ok(game) => {
                 let text = match format {

@@ -1,0 +1,440 @@
+//! `grail fmt`: the canonical layout of rules files. Owns the layout rules
+//! (indentation, spacing between tokens, blank lines) and the command. The
+//! formatter works on the lossless token stream of [`lex`], so every comment
+//! is kept and no token changes: only the whitespace between them does, and a
+//! file that does not parse is left alone. See docs/editing.md for the rules.
+
+pub mod lex;
+
+use crate::diag::Diagnostic;
+use lex::{Kind, Token};
+use std::path::PathBuf;
+
+/// Arguments of `grail fmt`.
+#[derive(clap::Args, Debug)]
+pub struct FmtArgs {
+    /// Report the files whose layout is not canonical, change nothing, and
+    /// exit with 1 if there is one.
+    #[arg(long)]
+    pub check: bool,
+    /// Rules files to format in place (`-` reads standard input and writes
+    /// standard output).
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+}
+
+/// Format a rules file. A file with a syntax error is not formatted: its
+/// diagnostics come back instead.
+pub fn format(src: &str) -> Result<String, Vec<Diagnostic>> {
+    let (before, diags) = crate::syntax::parse_file(src);
+    if diags.iter().any(Diagnostic::is_error) {
+        return Err(diags);
+    }
+    let out = layout(src);
+    // The layout only moves whitespace; refuse rather than change meaning
+    // should a rule ever merge or split tokens.
+    let (after, _) = crate::syntax::parse_file(&out);
+    if ast_shape(&before) != ast_shape(&after) {
+        return Err(vec![
+            Diagnostic::error(
+                "E0001",
+                "the formatter would change what this file means; it was left alone",
+            )
+            .help("please report this file: it is a bug in `grail fmt`"),
+        ]);
+    }
+    Ok(out)
+}
+
+/// The syntax tree printed without its spans: equal for two texts that say
+/// the same thing in a different layout.
+pub fn ast_shape(file: &crate::syntax::ast::File) -> String {
+    let full = format!("{file:?}");
+    let mut out = String::with_capacity(full.len());
+    let mut rest = full.as_str();
+    while let Some(at) = rest.find("Span { start: ") {
+        out.push_str(&rest[..at]);
+        let tail = &rest[at..];
+        let end = tail.find('}').map_or(tail.len(), |e| e + 1);
+        out.push_str("Span");
+        rest = &tail[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
+fn is_cont_start(t: &str) -> bool {
+    matches!(
+        t,
+        "and"
+            | "or"
+            | "then"
+            | "else"
+            | "where"
+            | "in"
+            | "+"
+            | "-"
+            | "*"
+            | "/"
+            | "%"
+            | "=="
+            | "!="
+            | "<"
+            | ">"
+            | "<="
+            | ">="
+            | ".."
+            | "."
+            | "->"
+    )
+}
+
+fn is_open_end(t: &str) -> bool {
+    matches!(
+        t,
+        "=" | "->"
+            | "+="
+            | "-="
+            | "=="
+            | "!="
+            | "<"
+            | ">"
+            | "<="
+            | ">="
+            | "+"
+            | "-"
+            | "*"
+            | "/"
+            | "%"
+            | ".."
+            | "and"
+            | "or"
+            | "not"
+            | "then"
+            | "else"
+            | "in"
+            | "where"
+            | "when"
+            | ":"
+    )
+}
+
+/// Width of a line's leading whitespace (a tab counts 2).
+fn indent_width(line: &str) -> usize {
+    line.chars()
+        .take_while(|c| *c == ' ' || *c == '\t')
+        .map(|c| if c == '\t' { 2 } else { 1 })
+        .sum()
+}
+
+fn ends_operand(t: Option<&Token>, src: &str) -> bool {
+    t.is_some_and(|t| match t.kind {
+        Kind::Int | Kind::Str => true,
+        Kind::Word => {
+            let w = t.text(src);
+            !lex::is_keyword(w) || matches!(w, "true" | "false" | "none")
+        }
+        Kind::Punct => matches!(t.text(src), ")" | "]"),
+        Kind::Comment => false,
+    })
+}
+
+/// Whether one space goes between `prev` and `next` on a line.
+/// `before` is the token before `prev`.
+/// `pattern` is set in a `pattern` declaration, `vector` inside its `(dx,dy)`.
+fn space(
+    src: &str,
+    before: Option<&Token>,
+    prev: &Token,
+    next: &Token,
+    pattern: bool,
+    vector: bool,
+) -> bool {
+    let (p, n) = (prev.text(src), next.text(src));
+    if p == "-" && prev.kind == Kind::Punct && !ends_operand(before, src) {
+        // Unary minus sticks to its operand; `- 1` stays apart, since `-1`
+        // would be a different token.
+        return next.kind == Kind::Int;
+    }
+    if matches!(n, "," | ")" | "]" | "." | ":") || matches!(p, "(" | "[" | ".") {
+        return false;
+    }
+    if p == ".." || n == ".." {
+        return false;
+    }
+    if p == "," {
+        return !vector;
+    }
+    if n == "(" {
+        if pattern {
+            return true;
+        }
+        let call = prev.kind == Kind::Word && (!lex::is_keyword(p) || p == "all");
+        return !call;
+    }
+    if n == "[" {
+        return !ends_operand(Some(prev), src);
+    }
+    true
+}
+
+/// The canonical layout of a token stream (no parse check): see the module
+/// docs and docs/editing.md.
+pub fn layout(src: &str) -> String {
+    let src_lf;
+    let src = if src.contains('\r') {
+        src_lf = src.replace("\r\n", "\n");
+        src_lf.as_str()
+    } else {
+        src
+    };
+    let tokens = lex::lex(src);
+    let line_starts: Vec<usize> = std::iter::once(0)
+        .chain(src.match_indices('\n').map(|(i, _)| i + 1))
+        .collect();
+    let line_of = |off: u32| line_starts.partition_point(|&s| s <= off as usize) - 1;
+    // Pass 1: the lines, and the indentation of each line of code.
+    struct Line {
+        no: usize,
+        toks: std::ops::Range<usize>,
+        orig: usize,
+        /// Indentation: for a comment line, the depth's (filled in below).
+        indent: usize,
+        comment: bool,
+        closes: bool,
+        /// In a `pattern` declaration; the bracket depth at the line's start.
+        pattern: bool,
+        parens: usize,
+    }
+    let mut lines: Vec<Line> = Vec::new();
+    let (mut braces, mut parens) = (0usize, 0usize);
+    let (mut stmt_canon, mut stmt_orig) = (0usize, 0usize);
+    let mut last_code: Option<usize> = None;
+    let mut pattern = false;
+    let mut i = 0;
+    while i < tokens.len() {
+        let no = line_of(tokens[i].span.start);
+        let mut j = i;
+        while j < tokens.len() && line_of(tokens[j].span.start) == no {
+            j += 1;
+        }
+        let text_line =
+            &src[line_starts[no]..line_starts.get(no + 1).copied().unwrap_or(src.len())];
+        let orig = indent_width(text_line);
+        let first = &tokens[i];
+        let ft = first.text(src);
+        let comment = first.kind == Kind::Comment;
+        let last_text = last_code.map(|k| tokens[k].text(src));
+        let open_before = parens > 0 || last_text.is_some_and(is_open_end);
+        let cont = !comment
+            && (open_before
+                || (is_cont_start(ft)
+                    && matches!(first.kind, Kind::Punct | Kind::Word)
+                    && !(ft == "else" && last_text == Some("}"))));
+        if !comment && braces == 0 && parens == 0 && !cont && first.kind == Kind::Word {
+            pattern = ft == "pattern";
+        }
+        let canon = 2 * braces.saturating_sub(usize::from(ft == "}"));
+        let indent = if cont {
+            stmt_canon + orig.saturating_sub(stmt_orig).max(2)
+        } else {
+            if !comment {
+                stmt_canon = canon;
+                stmt_orig = orig;
+            }
+            canon
+        };
+        lines.push(Line {
+            no,
+            toks: i..j,
+            orig,
+            indent,
+            comment,
+            closes: ft == "}",
+            pattern,
+            parens,
+        });
+        for (k, t) in tokens[i..j].iter().enumerate() {
+            if t.kind == Kind::Punct {
+                match t.text(src) {
+                    "{" => braces += 1,
+                    "}" => braces = braces.saturating_sub(1),
+                    "(" | "[" => parens += 1,
+                    ")" | "]" => parens = parens.saturating_sub(1),
+                    _ => {}
+                }
+            }
+            if t.kind != Kind::Comment {
+                last_code = Some(i + k);
+            }
+        }
+        i = j;
+    }
+    // A comment line takes the indentation of the code it comes before
+    // (but not of a closing `}`).
+    let mut next_code: Option<(usize, bool)> = None;
+    for l in lines.iter_mut().rev() {
+        if l.comment {
+            if let Some((indent, false)) = next_code {
+                l.indent = indent;
+            }
+        } else {
+            next_code = Some((l.indent, l.closes));
+        }
+    }
+    // Pass 2: write the lines.
+    let mut out = String::with_capacity(src.len() + src.len() / 8);
+    // The original and new column of the last line's trailing comment.
+    let mut trailing: Option<(usize, usize)> = None;
+    let mut prev_no: Option<usize> = None;
+    for l in &lines {
+        if let Some(pl) = prev_no {
+            out.push('\n');
+            if l.no > pl + 1 {
+                out.push('\n');
+            }
+        }
+        let indent = match trailing {
+            // A comment continuing the trailing comment of the line above.
+            Some((o, n)) if l.comment && o == l.orig => n,
+            _ => l.indent,
+        };
+        for _ in 0..indent {
+            out.push(' ');
+        }
+        let line_out = out.len() - indent;
+        let mut next_trailing = None;
+        let mut parens = l.parens;
+        for k in l.toks.clone() {
+            let t = &tokens[k];
+            if k > l.toks.start {
+                let prev = &tokens[k - 1];
+                if t.kind == Kind::Comment {
+                    let gap = (t.span.start - prev.span.end).max(1);
+                    for _ in 0..gap {
+                        out.push(' ');
+                    }
+                    let orig_col = src[line_starts[l.no]..t.span.start as usize]
+                        .chars()
+                        .count();
+                    let new_col = out[line_out..].chars().count();
+                    next_trailing = Some((orig_col, new_col));
+                } else {
+                    let before = (k >= 2).then(|| &tokens[k - 2]);
+                    if space(src, before, prev, t, l.pattern, l.pattern && parens > 0) {
+                        out.push(' ');
+                    }
+                }
+            }
+            out.push_str(t.text(src));
+            match t.text(src) {
+                "(" | "[" if t.kind == Kind::Punct => parens += 1,
+                ")" | "]" if t.kind == Kind::Punct => parens = parens.saturating_sub(1),
+                _ => {}
+            }
+        }
+        if l.comment {
+            if trailing.is_none_or(|(o, _)| o != l.orig) {
+                trailing = None;
+            }
+        } else {
+            trailing = next_trailing;
+        }
+        prev_no = Some(l.no);
+    }
+    if !out.is_empty() {
+        out.push('\n');
+    }
+    out
+}
+
+/// How many lines differ between two texts (a longest-common-subsequence
+/// count of changed lines, for `--check`'s report).
+pub fn changed_lines(a: &str, b: &str) -> usize {
+    let (x, y): (Vec<&str>, Vec<&str>) = (a.lines().collect(), b.lines().collect());
+    if x.len() * y.len() > 25_000_000 {
+        return x.len().max(y.len());
+    }
+    let mut row = vec![0u32; y.len() + 1];
+    for xi in &x {
+        let mut diag = 0;
+        for (j, yj) in y.iter().enumerate() {
+            let keep = row[j + 1];
+            row[j + 1] = if xi == yj {
+                diag + 1
+            } else {
+                row[j + 1].max(row[j])
+            };
+            diag = keep;
+        }
+    }
+    let common = row[y.len()] as usize;
+    x.len().max(y.len()) - common
+}
+
+/// Run `grail fmt`: returns the exit code.
+pub fn run(args: FmtArgs) -> u8 {
+    let mut code = 0;
+    for path in &args.files {
+        let stdin = path.as_os_str() == "-";
+        let text = if stdin {
+            let mut s = String::new();
+            match std::io::Read::read_to_string(&mut std::io::stdin(), &mut s) {
+                Ok(_) => s,
+                Err(e) => {
+                    eprintln!("error: cannot read standard input: {e}");
+                    return 2;
+                }
+            }
+        } else {
+            match std::fs::read_to_string(path) {
+                Ok(t) => t,
+                Err(e) => {
+                    eprintln!("error: cannot read `{}`: {e}", path.display());
+                    code = 2;
+                    continue;
+                }
+            }
+        };
+        let name = if stdin {
+            "<stdin>".to_string()
+        } else {
+            path.display().to_string()
+        };
+        let formatted = match format(&text) {
+            Ok(f) => f,
+            Err(diags) => {
+                let mut d = crate::diag::Diagnostics::new(crate::diag::Source::new(
+                    name.as_str(),
+                    text.as_str(),
+                ));
+                d.items = diags;
+                eprint!("{}", d.render_auto());
+                eprintln!("error: `{name}` has syntax errors; not formatted");
+                code = code.max(1);
+                if stdin {
+                    print!("{text}");
+                }
+                continue;
+            }
+        };
+        if stdin {
+            if args.check && formatted != text {
+                eprintln!("<stdin>: not formatted");
+                code = code.max(1);
+            } else if !args.check {
+                print!("{formatted}");
+            }
+        } else if formatted != text {
+            if args.check {
+                let n = changed_lines(&text, &formatted);
+                println!("{name}: {n} line(s) not formatted");
+                code = code.max(1);
+            } else if let Err(e) = std::fs::write(path, &formatted) {
+                eprintln!("error: cannot write `{name}`: {e}");
+                code = 2;
+            }
+        }
+    }
+    code
+}

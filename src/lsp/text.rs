@@ -1,0 +1,97 @@
+//! Positions: byte offsets of grail's spans against the line and UTF-16
+//! column positions of the Language Server Protocol, and `file:` URIs
+//! against paths.
+
+use lsp_types::{Position, Range, Uri};
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+
+/// Where each line of a text starts.
+pub struct LineIndex {
+    starts: Vec<usize>,
+}
+
+impl LineIndex {
+    pub fn new(text: &str) -> LineIndex {
+        LineIndex {
+            starts: std::iter::once(0)
+                .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+                .collect(),
+        }
+    }
+
+    /// The position of a byte offset (clamped to the text).
+    pub fn position(&self, text: &str, offset: usize) -> Position {
+        let offset = offset.min(text.len());
+        let line = self.starts.partition_point(|&s| s <= offset) - 1;
+        let start = self.starts[line];
+        let col: usize = text
+            .get(start..offset)
+            .unwrap_or("")
+            .chars()
+            .map(char::len_utf16)
+            .sum();
+        Position::new(line as u32, col as u32)
+    }
+
+    pub fn range(&self, text: &str, start: usize, end: usize) -> Range {
+        Range::new(self.position(text, start), self.position(text, end))
+    }
+
+    /// The byte offset of a position (clamped to its line and the text).
+    pub fn offset(&self, text: &str, pos: Position) -> usize {
+        let Some(&start) = self.starts.get(pos.line as usize) else {
+            return text.len();
+        };
+        let end = self
+            .starts
+            .get(pos.line as usize + 1)
+            .map_or(text.len(), |e| e - 1);
+        let mut units = 0u32;
+        for (i, c) in text[start..end].char_indices() {
+            if units >= pos.character {
+                return start + i;
+            }
+            units += c.len_utf16() as u32;
+        }
+        end
+    }
+
+    pub fn lines(&self) -> usize {
+        self.starts.len()
+    }
+}
+
+/// The path of a `file:` URI.
+pub fn uri_to_path(uri: &Uri) -> Option<PathBuf> {
+    let s = uri.as_str().strip_prefix("file://")?;
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%'
+            && i + 2 < bytes.len()
+            && let Ok(b) = u8::from_str_radix(&s[i + 1..i + 3], 16)
+        {
+            out.push(b);
+            i += 3;
+            continue;
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    String::from_utf8(out).ok().map(PathBuf::from)
+}
+
+/// The `file:` URI of an absolute path.
+pub fn path_to_uri(path: &Path) -> Option<Uri> {
+    let mut s = String::from("file://");
+    for b in path.to_string_lossy().bytes() {
+        if b.is_ascii_alphanumeric() || b"/-_.~".contains(&b) {
+            s.push(b as char);
+        } else {
+            s.push_str(&format!("%{b:02X}"));
+        }
+    }
+    Uri::from_str(&s).ok()
+}
