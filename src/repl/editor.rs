@@ -4,7 +4,7 @@
 //! reads a line, runs it and prints what it says. Ctrl-C cancels the line,
 //! Ctrl-D quits. Script mode never comes here: it has no history file.
 
-use super::commands::Flow;
+use super::args::Flow;
 use super::complete::{self, Want, Words};
 use super::session::Session;
 use rustyline::completion::{Completer, FilenameCompleter, Pair};

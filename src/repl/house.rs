@@ -2,7 +2,7 @@
 //! (a file of options, then a restart), `restart`, `save`, `load` and
 //! `reload` (the rules file read again, the game replayed onto it).
 
-use super::commands::{Flow, no_args};
+use super::args::{Flow, no_args};
 use super::saved::{self, Replayed, SavedGame};
 use super::session::Session;
 use crate::Game;

@@ -1,16 +1,19 @@
 //! The designer's REPL: `grail play FILE` opens a game and reads commands
 //! from a line editor, a script file or a pipe (see docs/repl.md).
 //!
-//! `session.rs` holds the game being explored and runs one command line;
+//! Layers, each importing only the ones below it:
 //! `commands.rs` is the command table (the source of `help` and of the
-//! command reference in docs/repl.md) and dispatch; the handlers are in
-//! `look.rs` (seeing), `step.rs` (moving, bots, trace) and `house.rs`
+//! command reference in docs/repl.md), dispatch and `Session::exec`; the
+//! handlers are in `look.rs` (seeing), `step.rs` (moving, bots) and `house.rs`
 //! (options, restart, save/load/reload, with `saved.rs` for the file format
 //! and replays). `complete.rs` and `editor.rs` are the interactive side
 //! (completion, hints, history, colour); `script.rs` runs scripts (and is the
-//! in-process runner for tests). This file is the CLI entry: arguments and
-//! setup.
+//! in-process runner for tests). Below the handlers: `session.rs` (the game
+//! being explored, its history), `trace.rs` (the lines a move ran) and the
+//! leaf `args.rs` (command-line arguments, `Flow`, argument parsing). This file is
+//! the CLI entry: setup, then a script or the line editor.
 
+pub mod args;
 pub mod commands;
 pub mod complete;
 pub mod editor;
@@ -20,54 +23,15 @@ pub mod saved;
 pub mod script;
 pub mod session;
 pub mod step;
+pub mod trace;
 
-pub use commands::{COMMANDS, Command, Flow};
+pub use args::{Flow, PlayArgs, options_from};
+pub use commands::{COMMANDS, Command};
 pub use script::{run_lines, run_script, script_output, session_output};
 pub use session::Session;
 
 use crate::Game;
 use std::io::{IsTerminal, Read};
-use std::path::PathBuf;
-
-#[derive(clap::Args, Debug, Clone)]
-pub struct PlayArgs {
-    /// The rules file.
-    pub file: PathBuf,
-    /// Number of players (default: the fewest the game allows).
-    #[arg(long, short)]
-    pub players: Option<usize>,
-    /// Seed for shuffles and random moves (default: a random seed, printed).
-    #[arg(long)]
-    pub seed: Option<u64>,
-    /// Set an option, e.g. `--set target=50` (repeatable; see the `options` command).
-    #[arg(long = "set", value_name = "OPT=VALUE")]
-    pub set: Vec<String>,
-    /// Read commands from this file instead of the keyboard.
-    #[arg(long, value_name = "FILE")]
-    pub script: Option<PathBuf>,
-    /// In script mode, print each command as `> command` before its output.
-    #[arg(long)]
-    pub echo: bool,
-    /// Keep the line history in this file (default: $GRAIL_HISTORY, else
-    /// $XDG_DATA_HOME/grail/history, else ~/.local/share/grail/history).
-    #[arg(long, value_name = "FILE")]
-    pub history: Option<PathBuf>,
-    /// Keep no history file.
-    #[arg(long, conflicts_with = "history")]
-    pub no_history: bool,
-}
-
-/// The option values after applying `NAME=VALUE` settings to the defaults.
-pub fn options_from(game: &Game, sets: &[String]) -> Result<Vec<i32>, String> {
-    let mut opts = game.default_options();
-    for s in sets {
-        let Some((name, value)) = s.split_once('=') else {
-            return Err(format!("--set takes NAME=VALUE, not '{s}'"));
-        };
-        game.set_option(&mut opts, name.trim(), value.trim())?;
-    }
-    Ok(opts)
-}
 
 fn random_seed() -> u64 {
     let t = std::time::SystemTime::now()

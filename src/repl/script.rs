@@ -4,8 +4,7 @@
 //! blank lines are copied, so the output reads as a transcript. Also the
 //! in-process runner the script tests use.
 
-use super::PlayArgs;
-use super::commands::Flow;
+use super::args::{Flow, PlayArgs, options_from};
 use super::session::Session;
 use crate::Game;
 use std::io;
@@ -68,7 +67,7 @@ pub fn script_output(args: &PlayArgs, script: &str, echo: bool) -> String {
         Ok(g) => g,
         Err(d) => return d.render_plain(),
     };
-    let opts = match super::options_from(&game, &args.set) {
+    let opts = match options_from(&game, &args.set) {
         Ok(o) => o,
         Err(e) => return format!("error: {e}\n"),
     };

@@ -2,7 +2,7 @@
 //! `undo` and `redo`, `auto` (K moves, a turn, a round, to the end), `bot`
 //! (agents on seats), `trace`, and the position set-ups `arrange` and `put`.
 
-use super::commands::{AUTO_END_LIMIT, Flow, count_arg, looks_numeric, parse_seat};
+use super::args::{AUTO_END_LIMIT, Flow, count_arg, looks_numeric, parse_seat};
 use super::session::{Bot, Done, Session, bot_seed};
 use crate::Action;
 use crate::agent::AgentKind;
@@ -264,7 +264,7 @@ pub fn cmd_bot(s: &mut Session, args: &[&str], out: &mut String) -> Result<Flow,
     let seats: Vec<usize> = if who.eq_ignore_ascii_case("all") {
         (0..s.players).collect()
     } else {
-        vec![parse_seat(s, who)?]
+        vec![parse_seat(s.state.players(), who)?]
     };
     let kind: Option<AgentKind> = match kind.as_str() {
         "off" | "none" | "human" => None,
