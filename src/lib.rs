@@ -26,4 +26,4 @@ pub mod rulecheck;
 pub mod sim;
 pub mod syntax;
 
-pub use engine::{Action, EngineError, Game, State, Viewer};
+pub use engine::{Action, EngineError, Game, Probe, State, Viewer};

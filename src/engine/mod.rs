@@ -9,10 +9,12 @@
 mod eval;
 mod exec;
 pub mod perft;
+mod probe;
 mod state;
 mod view;
 
 pub use exec::{Action, STEP_BUDGET};
+pub use probe::Probe;
 pub use state::{Core, EngineError, Frame, State};
 pub use view::Viewer;
 

@@ -9,7 +9,7 @@
 
 use super::args::{Flow, looks_numeric, no_args};
 use super::session::Session;
-use super::{house, look, step};
+use super::{expect, house, look, step};
 use std::fmt::Write as _;
 use std::io;
 
@@ -98,6 +98,17 @@ pub static COMMANDS: &[Command] = &[
         details: "Prints who chooses, in which phase, and the lines of the choice's arm in the .rules file.",
         completes: &[Arg::Nothing],
         run: look::cmd_explain,
+    },
+    Command {
+        name: "expect",
+        aliases: &[],
+        args: "CONDITION",
+        help: "check a condition of the rules language against the game now (`expect P1.score == 35`)",
+        details: "The condition is written as in the rules file, with the game's names and the players P0, P1...:\n\
+                  `expect count(P0.slots) == 5`, `expect P2.called`, `expect top(discard) == red-5` (a card name on one side).\n\
+                  Prints `ok: ...`, or `expect failed: ...` with the values seen; a script with a failed expect exits with status 1.",
+        completes: &[Arg::Nothing],
+        run: expect::cmd_expect,
     },
     Command {
         name: "log",

@@ -4,7 +4,7 @@
 //! Layers, each importing only the ones below it:
 //! `commands.rs` is the command table (the source of `help` and of the
 //! command reference in docs/repl.md), dispatch and `Session::exec`; the
-//! handlers are in `look.rs` (seeing), `step.rs` (moving, bots) and `house.rs`
+//! handlers are in `look.rs` (seeing), `step.rs` (moving, bots), `expect.rs` (checks) and `house.rs`
 //! (options, restart, save/load/reload, with `saved.rs` for the file format
 //! and replays). `complete.rs` and `editor.rs` are the interactive side
 //! (completion, hints, history, colour); `script.rs` runs scripts (and is the
@@ -17,6 +17,7 @@ pub mod args;
 pub mod commands;
 pub mod complete;
 pub mod editor;
+pub mod expect;
 pub mod house;
 pub mod look;
 pub mod saved;
@@ -94,7 +95,13 @@ pub fn run(args: PlayArgs) -> u8 {
             let mut out = std::io::stdout().lock();
             // a closed pipe ends the run quietly
             let _ = run_lines(&mut session, &text, args.echo, &mut out);
-            0
+            match session.expect_failures {
+                0 => 0,
+                n => {
+                    eprintln!("{n} expect line(s) failed");
+                    1
+                }
+            }
         }
         None => {
             let history = match (args.no_history, &args.history) {

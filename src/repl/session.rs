@@ -77,6 +77,8 @@ pub struct Session {
     pub trace: bool,
     /// Render diagnostics with colour (interactive use on a terminal).
     pub color: bool,
+    /// How many `expect` lines failed (a script then exits non-zero).
+    pub expect_failures: usize,
 }
 
 impl Session {
@@ -103,6 +105,7 @@ impl Session {
             bots: (0..players).map(|_| None).collect(),
             trace: false,
             color: false,
+            expect_failures: 0,
         })
     }
 
@@ -123,7 +126,9 @@ impl Session {
             }
         }
         let (rules_path, trace, color) = (self.rules_path.take(), self.trace, self.color);
+        let failures = self.expect_failures;
         *self = fresh;
+        self.expect_failures = failures;
         self.bots = bots;
         self.rules_path = rules_path;
         self.trace = trace;
