@@ -423,7 +423,7 @@ impl Session {
     pub fn exec(&mut self, line: &str, out: &mut dyn io::Write) -> io::Result<Flow> {
         let mut text = String::new();
         let flow = self.exec_to_string(line, &mut text);
-        out.write_all(text.as_bytes())?;
+        out.write_all(super::sanitize::clean(&text).as_bytes())?;
         out.flush()?;
         Ok(flow)
     }

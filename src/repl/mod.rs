@@ -10,7 +10,8 @@
 //! (completion, hints, history, colour); `script.rs` runs scripts (and is the
 //! in-process runner for tests). Below the handlers: `session.rs` (the game
 //! being explored, its history), `trace.rs` (the lines a move ran) and the
-//! leaf `args.rs` (command-line arguments, `Flow`, argument parsing). This file is
+//! leaves `args.rs` (command-line arguments, `Flow`, argument parsing) and
+//! `sanitize.rs` (control characters escaped in everything printed). This file is
 //! the CLI entry: setup, then a script or the line editor.
 
 pub mod args;
@@ -20,6 +21,7 @@ pub mod editor;
 pub mod expect;
 pub mod house;
 pub mod look;
+pub mod sanitize;
 pub mod saved;
 pub mod script;
 pub mod session;
@@ -32,13 +34,24 @@ pub use script::{run_lines, run_script, script_output, session_output};
 pub use session::Session;
 
 use crate::Game;
-use std::io::{IsTerminal, Read};
+use std::io::IsTerminal;
 
 fn random_seed() -> u64 {
     let t = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap_or_default();
     (t.as_nanos() as u64) % 1_000_000
+}
+
+/// The exit code of a script: 1 when an `expect` failed.
+fn expect_status(session: &Session) -> u8 {
+    match session.expect_failures {
+        0 => 0,
+        n => {
+            eprintln!("{n} expect line(s) failed");
+            1
+        }
+    }
 }
 
 /// `grail play`: returns the exit code.
@@ -69,39 +82,42 @@ pub fn run(args: PlayArgs) -> u8 {
             return 2;
         }
     };
-    let script = match &args.script {
-        Some(path) => match std::fs::read_to_string(path) {
-            Ok(text) => Some(text),
-            Err(e) => {
-                eprintln!("error: cannot read script `{}`: {e}", path.display());
-                return 1;
-            }
-        },
-        None if !std::io::stdin().is_terminal() => {
-            let mut text = String::new();
-            if let Err(e) = std::io::stdin().read_to_string(&mut text) {
-                eprintln!("error: cannot read commands from stdin: {e}");
-                return 1;
-            }
-            Some(text)
-        }
-        None => None,
-    };
-    match script {
-        Some(text) => {
+    match &args.script {
+        Some(path) => {
+            let file = match std::fs::File::open(path) {
+                Ok(f) => f,
+                Err(e) => {
+                    eprintln!("error: cannot read script `{}`: {e}", path.display());
+                    return 1;
+                }
+            };
             if args.seed.is_none() {
                 eprintln!("seed {seed} (replay with --seed {seed})");
             }
             let mut out = std::io::stdout().lock();
-            // a closed pipe ends the run quietly
-            let _ = run_lines(&mut session, &text, args.echo, &mut out);
-            match session.expect_failures {
-                0 => 0,
-                n => {
-                    eprintln!("{n} expect line(s) failed");
-                    1
-                }
+            let mut input = std::io::BufReader::new(file);
+            if let Err(e) = script::run_reader(&mut session, &mut input, args.echo, &mut out)
+                && e.kind() != std::io::ErrorKind::BrokenPipe
+            {
+                eprintln!("error: cannot read script `{}`: {e}", path.display());
+                return 1;
             }
+            expect_status(&session)
+        }
+        None if !std::io::stdin().is_terminal() => {
+            if args.seed.is_none() {
+                eprintln!("seed {seed} (replay with --seed {seed})");
+            }
+            // answered line by line as the commands arrive
+            let mut out = std::io::stdout().lock();
+            let mut input = std::io::stdin().lock();
+            if let Err(e) = script::run_reader(&mut session, &mut input, args.echo, &mut out)
+                && e.kind() != std::io::ErrorKind::BrokenPipe
+            {
+                eprintln!("error: cannot read commands from stdin: {e}");
+                return 1;
+            }
+            expect_status(&session)
         }
         None => {
             let history = match (args.no_history, &args.history) {
