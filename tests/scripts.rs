@@ -51,7 +51,29 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
+/// The transcript of a script, checked: its `expect` lines hold, unless
+/// the script says how many are meant to fail (`# expect-failures: N`).
 fn transcript(path: &Path) -> String {
+    let out = run_transcript(path);
+    let text = std::fs::read_to_string(path).unwrap();
+    let meant: usize = text
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("# expect-failures:"))
+        .map_or(0, |n| n.trim().parse().unwrap());
+    let failed = out
+        .lines()
+        .filter(|l| l.starts_with("expect failed:"))
+        .count();
+    assert_eq!(
+        failed,
+        meant,
+        "{}: expect lines failed:\n{out}",
+        path.display()
+    );
+    out
+}
+
+fn run_transcript(path: &Path) -> String {
     let text = std::fs::read_to_string(path).unwrap();
     if !text.contains("$SCRATCH") {
         return script_output(&header_args(path, &text), &text, true);
@@ -72,25 +94,7 @@ fn scripts() {
     settings.set_prepend_module_to_snapshot(false);
     settings.bind(|| {
         insta::glob!("scripts/**/*.grail", |path| {
-            let out = transcript(path);
-            // a playtest checks itself: its `expect` lines hold, unless the
-            // script says how many are meant to fail (`# expect-failures: N`)
-            let text = std::fs::read_to_string(path).unwrap();
-            let meant: usize = text
-                .lines()
-                .find_map(|l| l.trim().strip_prefix("# expect-failures:"))
-                .map_or(0, |n| n.trim().parse().unwrap());
-            let failed = out
-                .lines()
-                .filter(|l| l.starts_with("expect failed:"))
-                .count();
-            assert_eq!(
-                failed,
-                meant,
-                "{}: expect lines failed:\n{out}",
-                path.display()
-            );
-            insta::assert_snapshot!(out);
+            insta::assert_snapshot!(transcript(path));
         });
     });
 }
