@@ -31,5 +31,5 @@ pub mod sim;
 pub mod syntax;
 
 pub use engine::{
-    Action, EngineError, Fault, Game, OptionError, PendingChoice, State, Status, Viewer,
+    Action, EngineError, Fault, Game, OptionError, PendingChoice, Probe, State, Status, Viewer,
 };

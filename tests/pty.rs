@@ -167,3 +167,24 @@ fn colour_on_a_terminal_unless_no_color() {
     p.expect(Eof).unwrap();
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A history path that is no regular file (`/dev/full` reads zeros for
+/// ever and takes no writes) gets a clear error; the REPL runs without one.
+#[test]
+fn history_that_is_not_a_file() {
+    if !Path::new("/dev/full").exists() {
+        return;
+    }
+    let Some(mut p) = spawn(Path::new("/dev/full"), false) else {
+        return;
+    };
+    expect(
+        &mut p,
+        "error: the history `/dev/full` is not a regular file; no history is kept",
+    );
+    expect(&mut p, "P0> ");
+    type_keys(&mut p, &["moves\r"]);
+    expect(&mut p, "1. draw from the pile");
+    type_keys(&mut p, &["quit\r"]);
+    p.expect(Eof).unwrap();
+}

@@ -51,7 +51,29 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
+/// The transcript of a script, checked: its `expect` lines hold, unless
+/// the script says how many are meant to fail (`# expect-failures: N`).
 fn transcript(path: &Path) -> String {
+    let out = run_transcript(path);
+    let text = std::fs::read_to_string(path).unwrap();
+    let meant: usize = text
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("# expect-failures:"))
+        .map_or(0, |n| n.trim().parse().unwrap());
+    let failed = out
+        .lines()
+        .filter(|l| l.starts_with("expect failed:"))
+        .count();
+    assert_eq!(
+        failed,
+        meant,
+        "{}: expect lines failed:\n{out}",
+        path.display()
+    );
+    out
+}
+
+fn run_transcript(path: &Path) -> String {
     let text = std::fs::read_to_string(path).unwrap();
     if !text.contains("$SCRATCH") {
         return script_output(&header_args(path, &text), &text, true);
@@ -256,6 +278,41 @@ fn piped_stdin_runs_as_a_script() {
         "# a comment\n> moves\nP0 to choose:\n  1. draw from the pile\n> bogus\n\
          error: unknown command 'bogus'; `help` lists the commands\n"
     );
+}
+
+/// A script with a failed `expect` exits with status 1 (and one that holds, 0).
+#[test]
+fn failed_expect_fails_the_script() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    for (script, code) in [
+        ("expect count(P0.slots) == 4\n", 0),
+        ("expect count(P0.slots) == 5\nmoves\n", 1),
+        ("expect P0.nothing\n", 1),
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_grail"))
+            .args([
+                "play",
+                "rules/tamoul.rules",
+                "--players",
+                "4",
+                "--seed",
+                "7",
+            ])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(script.as_bytes())
+            .unwrap();
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(code), "{script}");
+    }
 }
 
 fn run(s: &mut Session, script: &str) -> String {

@@ -10,7 +10,10 @@ mod board;
 mod decks;
 mod expr;
 pub mod hir;
+mod probe;
 mod stmt;
+
+pub use probe::check_expr;
 
 use crate::diag::{Diagnostic, Span, did_you_mean};
 use crate::syntax::ast::{self, Item};

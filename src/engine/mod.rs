@@ -10,12 +10,14 @@ mod determinize;
 mod eval;
 mod exec;
 pub mod perft;
+mod probe;
 mod state;
 mod view;
 
 pub use eval::Fault;
 pub use determinize::{Determinizer, card_locals, relabel_locals};
 pub use exec::{Action, STEP_BUDGET};
+pub use probe::Probe;
 pub use state::{Core, EngineError, Frame, State};
 pub use view::Viewer;
 

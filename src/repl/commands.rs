@@ -4,18 +4,14 @@
 //! game), `step.rs` (moving through it), `house.rs` (options, restarts and
 //! files). Handlers write to a string and return a one-line error message on
 //! bad input; the session prints it as `error: ...`. The table is public so
-//! the line editor can complete and hint command names from it.
+//! the line editor can complete and hint command names from it. `Session::exec`
+//! is here too, so `session.rs` sits below every handler.
 
+use super::args::{Flow, looks_numeric, no_args};
 use super::session::Session;
-use super::{hint, house, look, step};
+use super::{expect, hint, house, look, step};
 use std::fmt::Write as _;
-
-/// What the loop does after a command.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Flow {
-    Continue,
-    Quit,
-}
+use std::io;
 
 /// A handler: the session, the words after the command name, the output.
 pub type Handler = fn(&mut Session, &[&str], &mut String) -> Result<Flow, String>;
@@ -50,9 +46,6 @@ pub struct Command {
     pub completes: &'static [Arg],
     pub run: Handler,
 }
-
-/// `auto end` (and bots) stop after this many moves if the game has not ended.
-pub const AUTO_END_LIMIT: usize = 100_000;
 
 pub static COMMANDS: &[Command] = &[
     Command {
@@ -105,6 +98,17 @@ pub static COMMANDS: &[Command] = &[
         details: "Prints who chooses, in which phase, and the lines of the choice's arm in the .rules file.",
         completes: &[Arg::Nothing],
         run: look::cmd_explain,
+    },
+    Command {
+        name: "expect",
+        aliases: &[],
+        args: "CONDITION",
+        help: "check a condition of the rules language against the game now (`expect P1.score == 35`)",
+        details: "The condition is written as in the rules file, with the game's names and the players P0, P1...:\n\
+                  `expect count(P0.slots) == 5`, `expect P2.called`, `expect top(discard) == red-5` (a card name on one side).\n\
+                  Prints `ok: ...`, or `expect failed: ...` with the values seen; a script with a failed expect exits with status 1.",
+        completes: &[Arg::Nothing],
+        run: expect::cmd_expect,
     },
     Command {
         name: "log",
@@ -334,44 +338,6 @@ pub fn dispatch(s: &mut Session, words: &[&str], out: &mut String) -> Result<Flo
     }
 }
 
-/// `12`, `-3`, `+4`: meant as a number even when out of range.
-pub fn looks_numeric(word: &str) -> bool {
-    let digits = word.strip_prefix(['-', '+']).unwrap_or(word);
-    !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
-}
-
-pub fn no_args(name: &str, args: &[&str]) -> Result<(), String> {
-    match args.first() {
-        None => Ok(()),
-        Some(_) => Err(format!(
-            "{name} takes no arguments, got '{}'",
-            args.join(" ")
-        )),
-    }
-}
-
-/// A whole number of things, for `undo K`, `auto K`...
-pub fn count_arg(cmd: &str, word: &str, what: &str) -> Result<usize, String> {
-    match word.parse::<usize>() {
-        Ok(k) if k >= 1 => Ok(k),
-        _ => Err(format!("{cmd} takes {what}, not '{word}'")),
-    }
-}
-
-/// `2`, `P2`, `p2` -> seat 2, checked against the number of players.
-pub fn parse_seat(s: &Session, word: &str) -> Result<usize, String> {
-    let n = s.state.players();
-    let digits = word.strip_prefix(['P', 'p']).unwrap_or(word);
-    match digits.parse::<usize>() {
-        Ok(p) if p < n => Ok(p),
-        _ => Err(format!(
-            "no seat '{word}'; seats are 0..{} (or P0..P{}), or all",
-            n - 1,
-            n - 1
-        )),
-    }
-}
-
 /// `play N | LABEL-PREFIX`: the name and its synopsis.
 pub fn usage(c: &Command) -> String {
     match c.args {
@@ -462,4 +428,34 @@ fn cmd_help(_s: &mut Session, args: &[&str], out: &mut String) -> Result<Flow, S
 fn cmd_quit(_s: &mut Session, args: &[&str], _out: &mut String) -> Result<Flow, String> {
     no_args("quit", args)?;
     Ok(Flow::Quit)
+}
+
+/// Running a command line: kept with the table, so `session.rs` does not
+/// depend on the handlers above it.
+impl Session {
+    /// Run one command line and write what it prints. Blank lines and
+    /// `#` comments do nothing. Never panics on any input.
+    pub fn exec(&mut self, line: &str, out: &mut dyn io::Write) -> io::Result<Flow> {
+        let mut text = String::new();
+        let flow = self.exec_to_string(line, &mut text);
+        out.write_all(super::sanitize::clean(&text).as_bytes())?;
+        out.flush()?;
+        Ok(flow)
+    }
+
+    /// Like [`Session::exec`], appending to a string.
+    pub fn exec_to_string(&mut self, line: &str, out: &mut String) -> Flow {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            return Flow::Continue;
+        }
+        let words: Vec<&str> = line.split_whitespace().collect();
+        match dispatch(self, &words, out) {
+            Ok(flow) => flow,
+            Err(message) => {
+                let _ = writeln!(out, "error: {message}");
+                Flow::Continue
+            }
+        }
+    }
 }

@@ -4,7 +4,7 @@
 //! reads a line, runs it and prints what it says. Ctrl-C cancels the line,
 //! Ctrl-D quits. Script mode never comes here: it has no history file.
 
-use super::commands::Flow;
+use super::args::Flow;
 use super::complete::{self, Want, Words};
 use super::session::Session;
 use rustyline::completion::{Completer, FilenameCompleter, Pair};
@@ -201,12 +201,28 @@ pub fn interactive(session: &mut Session, history: Option<PathBuf>, intro: &str)
         color,
         files: FilenameCompleter::new(),
     }));
+    // a device or a folder is no history file (`/dev/full` never ends)
+    let history = history.filter(|path| {
+        let special = path.exists() && !path.metadata().is_ok_and(|m| m.is_file());
+        if special {
+            eprintln!(
+                "error: the history `{}` is not a regular file; no history is kept",
+                path.display()
+            );
+        }
+        !special
+    });
     if let Some(path) = &history {
         load_history(&mut editor, path);
     }
     let mut stdout = std::io::stdout();
     let show = |text: &str, stdout: &mut std::io::Stdout| {
-        let text = if color { paint(text) } else { text.to_string() };
+        let text = super::sanitize::clean_with(text, color);
+        let text = if color {
+            paint(&text)
+        } else {
+            text.into_owned()
+        };
         let _ = stdout.write_all(text.as_bytes());
         let _ = stdout.flush();
     };

@@ -5,7 +5,7 @@
 //! winning it estimates, 0 to 1). The search is seeded from the game seed,
 //! the seat and the move number, so a script's hints are reproducible.
 
-use super::commands::Flow;
+use super::args::Flow;
 use super::session::{Session, bot_seed};
 use crate::agent::{AGENTS, AgentKind};
 use std::fmt::Write as _;

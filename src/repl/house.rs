@@ -2,7 +2,7 @@
 //! (a file of options, then a restart), `restart`, `save`, `load` and
 //! `reload` (the rules file read again, the game replayed onto it).
 
-use super::commands::{Flow, no_args};
+use super::args::{Flow, no_args};
 use super::saved::{self, Replayed, SavedGame};
 use super::session::Session;
 use crate::Game;
@@ -240,6 +240,15 @@ pub fn cmd_restart(s: &mut Session, args: &[&str], out: &mut String) -> Result<F
             Some((f, v)) => (f.to_string(), v.to_string(), tail),
             None => match tail {
                 [v, t @ ..] => (flag, v.to_string(), t),
+                [] if !matches!(
+                    flag.as_str(),
+                    "--seed" | "seed" | "--players" | "players" | "-p"
+                ) =>
+                {
+                    return Err(format!(
+                        "restart: unknown flag `{flag}`; restart takes --seed S and --players N"
+                    ));
+                }
                 [] => return Err(format!("restart: `{flag}` needs a value")),
             },
         };

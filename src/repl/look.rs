@@ -3,7 +3,7 @@
 //! move, with its lines of the rules file), and the trace printer that
 //! `trace on` uses after each move.
 
-use super::commands::{Flow, no_args, parse_seat};
+use super::args::{Flow, no_args, parse_seat};
 use super::session::Session;
 use crate::check::hir::{LabelPart, ProcKind};
 use crate::graph::Node;
@@ -77,7 +77,7 @@ pub fn cmd_view(s: &mut Session, args: &[&str], out: &mut String) -> Result<Flow
     let viewer = match args {
         [] => s.state.chooser().map(Viewer::Seat).unwrap_or(Viewer::All),
         [w] if w.eq_ignore_ascii_case("all") => Viewer::All,
-        [word] => Viewer::Seat(parse_seat(s, word)?),
+        [word] => Viewer::Seat(parse_seat(s.state.players(), word)?),
         _ => {
             return Err(format!(
                 "view takes one seat or `all`, got '{}'",
@@ -248,44 +248,4 @@ fn label_line(
         .rev()
         .find(|l| text.get(l - 1).is_some_and(|t| t.contains(words)))
         .unwrap_or(start)
-}
-
-/// Most trace lines printed for one move.
-const TRACE_LINES: usize = 200;
-
-/// The rules lines a move ran, from the nodes it executed: `phase:line` and
-/// the line's text; consecutive nodes on one line are shown once.
-pub fn write_trace(game: &Game, visits: &[(u16, u32)], out: &mut String) {
-    let g = game.graph();
-    let text: Vec<&str> = game.source().text.lines().collect();
-    let mut last: Option<(u16, usize)> = None;
-    let mut shown = 0;
-    let mut hidden = 0;
-    for &(phase, node) in visits {
-        let line = game.line_of(phase, node);
-        if last == Some((phase, line)) {
-            continue;
-        }
-        last = Some((phase, line));
-        if shown == TRACE_LINES {
-            hidden += 1;
-            continue;
-        }
-        shown += 1;
-        let p = &g.phases[phase as usize];
-        let name = &p.name;
-        let src = match p.nodes.get(node as usize) {
-            Some(Node::Return) => "(returns)",
-            _ => text.get(line.wrapping_sub(1)).map_or("", |t| t.trim()),
-        };
-        let src: String = if src.chars().count() > 72 {
-            src.chars().take(69).chain("...".chars()).collect()
-        } else {
-            src.to_string()
-        };
-        let _ = writeln!(out, "  | {name}:{line}  {src}");
-    }
-    if hidden > 0 {
-        let _ = writeln!(out, "  | ... {hidden} more lines");
-    }
 }

@@ -1,81 +1,59 @@
 //! The designer's REPL: `grail play FILE` opens a game and reads commands
 //! from a line editor, a script file or a pipe (see docs/repl.md).
 //!
-//! `session.rs` holds the game being explored and runs one command line;
+//! Layers, each importing only the ones below it:
 //! `commands.rs` is the command table (the source of `help` and of the
-//! command reference in docs/repl.md) and dispatch; the handlers are in
-//! `look.rs` (seeing), `step.rs` (moving, bots, trace), `hint.rs` (`hint`,
-//! a search agent's top moves) and `house.rs`
+//! command reference in docs/repl.md), dispatch and `Session::exec`; the
+//! handlers are in `look.rs` (seeing), `step.rs` (moving, bots), `hint.rs`
+//! (`hint`, a search agent's top moves), `expect.rs` (checks) and `house.rs`
 //! (options, restart, save/load/reload, with `saved.rs` for the file format
 //! and replays). `complete.rs` and `editor.rs` are the interactive side
 //! (completion, hints, history, colour); `script.rs` runs scripts (and is the
-//! in-process runner for tests). This file is the CLI entry: arguments and
-//! setup.
+//! in-process runner for tests). Below the handlers: `session.rs` (the game
+//! being explored, its history), `trace.rs` (the lines a move ran) and the
+//! leaves `args.rs` (command-line arguments, `Flow`, argument parsing) and
+//! `sanitize.rs` (control characters escaped in everything printed). This file is
+//! the CLI entry: setup, then a script or the line editor.
 
+pub mod args;
 pub mod commands;
 pub mod complete;
 pub mod editor;
+pub mod expect;
 pub mod hint;
 pub mod house;
 pub mod look;
+pub mod sanitize;
 pub mod saved;
 pub mod script;
 pub mod session;
 pub mod step;
+pub mod trace;
 
-pub use commands::{COMMANDS, Command, Flow};
+pub use args::{Flow, PlayArgs, options_from};
+pub use commands::{COMMANDS, Command};
 pub use script::{run_lines, run_script, script_output, session_output};
 pub use session::Session;
 
 use crate::Game;
-use std::io::{IsTerminal, Read};
-use std::path::PathBuf;
-
-#[derive(clap::Args, Debug, Clone)]
-pub struct PlayArgs {
-    /// The rules file.
-    pub file: PathBuf,
-    /// Number of players (default: the fewest the game allows).
-    #[arg(long, short)]
-    pub players: Option<usize>,
-    /// Seed for shuffles and random moves (default: a random seed, printed).
-    #[arg(long)]
-    pub seed: Option<u64>,
-    /// Set an option, e.g. `--set target=50` (repeatable; see the `options` command).
-    #[arg(long = "set", value_name = "OPT=VALUE")]
-    pub set: Vec<String>,
-    /// Read commands from this file instead of the keyboard.
-    #[arg(long, value_name = "FILE")]
-    pub script: Option<PathBuf>,
-    /// In script mode, print each command as `> command` before its output.
-    #[arg(long)]
-    pub echo: bool,
-    /// Keep the line history in this file (default: $GRAIL_HISTORY, else
-    /// $XDG_DATA_HOME/grail/history, else ~/.local/share/grail/history).
-    #[arg(long, value_name = "FILE")]
-    pub history: Option<PathBuf>,
-    /// Keep no history file.
-    #[arg(long, conflicts_with = "history")]
-    pub no_history: bool,
-}
-
-/// The option values after applying `NAME=VALUE` settings to the defaults.
-pub fn options_from(game: &Game, sets: &[String]) -> Result<Vec<i32>, String> {
-    let mut opts = game.default_options();
-    for s in sets {
-        let Some((name, value)) = s.split_once('=') else {
-            return Err(format!("--set takes NAME=VALUE, not '{s}'"));
-        };
-        game.set_option(&mut opts, name.trim(), value.trim())?;
-    }
-    Ok(opts)
-}
+use std::io::IsTerminal;
 
 fn random_seed() -> u64 {
     let t = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap_or_default();
     (t.as_nanos() as u64) % 1_000_000
+}
+
+/// The exit code of a script: 1 when an `expect` failed.
+fn expect_status(session: &Session) -> u8 {
+    match session.expect_failures {
+        0 => 0,
+        n => {
+            eprintln!("{n} expect line(s) failed");
+            1
+        }
+    }
 }
 
 /// `grail play`: returns the exit code.
@@ -106,33 +84,42 @@ pub fn run(args: PlayArgs) -> u8 {
             return 2;
         }
     };
-    let script = match &args.script {
-        Some(path) => match std::fs::read_to_string(path) {
-            Ok(text) => Some(text),
-            Err(e) => {
-                eprintln!("error: cannot read script `{}`: {e}", path.display());
-                return 1;
-            }
-        },
-        None if !std::io::stdin().is_terminal() => {
-            let mut text = String::new();
-            if let Err(e) = std::io::stdin().read_to_string(&mut text) {
-                eprintln!("error: cannot read commands from stdin: {e}");
-                return 1;
-            }
-            Some(text)
-        }
-        None => None,
-    };
-    match script {
-        Some(text) => {
+    match &args.script {
+        Some(path) => {
+            let file = match std::fs::File::open(path) {
+                Ok(f) => f,
+                Err(e) => {
+                    eprintln!("error: cannot read script `{}`: {e}", path.display());
+                    return 1;
+                }
+            };
             if args.seed.is_none() {
                 eprintln!("seed {seed} (replay with --seed {seed})");
             }
             let mut out = std::io::stdout().lock();
-            // a closed pipe ends the run quietly
-            let _ = run_lines(&mut session, &text, args.echo, &mut out);
-            0
+            let mut input = std::io::BufReader::new(file);
+            if let Err(e) = script::run_reader(&mut session, &mut input, args.echo, &mut out)
+                && e.kind() != std::io::ErrorKind::BrokenPipe
+            {
+                eprintln!("error: cannot read script `{}`: {e}", path.display());
+                return 1;
+            }
+            expect_status(&session)
+        }
+        None if !std::io::stdin().is_terminal() => {
+            if args.seed.is_none() {
+                eprintln!("seed {seed} (replay with --seed {seed})");
+            }
+            // answered line by line as the commands arrive
+            let mut out = std::io::stdout().lock();
+            let mut input = std::io::stdin().lock();
+            if let Err(e) = script::run_reader(&mut session, &mut input, args.echo, &mut out)
+                && e.kind() != std::io::ErrorKind::BrokenPipe
+            {
+                eprintln!("error: cannot read commands from stdin: {e}");
+                return 1;
+            }
+            expect_status(&session)
         }
         None => {
             let history = match (args.no_history, &args.history) {

@@ -4,11 +4,14 @@
 //! blank lines are copied, so the output reads as a transcript. Also the
 //! in-process runner the script tests use.
 
-use super::PlayArgs;
-use super::commands::Flow;
+use super::args::{Flow, PlayArgs, options_from};
 use super::session::Session;
 use crate::Game;
-use std::io;
+use std::io::{self, BufRead as _};
+
+/// The longest command line read from a script or a pipe, in bytes. A
+/// longer line is skipped with an error (memory stays bounded).
+pub const MAX_LINE: usize = 64 * 1024;
 
 /// Run `script` against a session, writing to `out`. Stops at `quit`.
 pub fn run_lines(
@@ -17,22 +20,71 @@ pub fn run_lines(
     echo: bool,
     out: &mut dyn io::Write,
 ) -> io::Result<()> {
-    for line in script.lines() {
+    run_reader(session, &mut script.as_bytes(), echo, out)
+}
+
+/// Run commands read line by line from `input`, answering each as it
+/// arrives (a pipe is never read ahead). Lines longer than [`MAX_LINE`]
+/// are skipped with an error; bytes that are not UTF-8 are replaced.
+pub fn run_reader(
+    session: &mut Session,
+    input: &mut dyn io::BufRead,
+    echo: bool,
+    out: &mut dyn io::Write,
+) -> io::Result<()> {
+    let mut buf: Vec<u8> = Vec::with_capacity(256);
+    let mut number = 0usize;
+    loop {
+        buf.clear();
+        number += 1;
+        let n = io::Read::take(&mut *input, MAX_LINE as u64 + 1).read_until(b'\n', &mut buf)?;
+        if n == 0 {
+            break;
+        }
+        if buf.len() > MAX_LINE && buf.last() != Some(&b'\n') {
+            skip_line(input)?;
+            writeln!(
+                out,
+                "error: line {number} is longer than {MAX_LINE} bytes; skipped"
+            )?;
+            continue;
+        }
+        let line = String::from_utf8_lossy(&buf);
         let trimmed = line.trim();
         if trimmed.is_empty() || trimmed.starts_with('#') {
             if echo {
-                writeln!(out, "{trimmed}")?;
+                writeln!(out, "{}", super::sanitize::clean(trimmed))?;
             }
             continue;
         }
         if echo {
-            writeln!(out, "> {trimmed}")?;
+            writeln!(out, "> {}", super::sanitize::clean(trimmed))?;
         }
         if session.exec(trimmed, out)? == Flow::Quit {
             break;
         }
     }
     Ok(())
+}
+
+/// Read and drop the rest of an overlong line, a bounded chunk at a time.
+fn skip_line(input: &mut dyn io::BufRead) -> io::Result<()> {
+    loop {
+        let (done, used) = {
+            let chunk = input.fill_buf()?;
+            if chunk.is_empty() {
+                return Ok(());
+            }
+            match chunk.iter().position(|&b| b == b'\n') {
+                Some(i) => (true, i + 1),
+                None => (false, chunk.len()),
+            }
+        };
+        input.consume(used);
+        if done {
+            return Ok(());
+        }
+    }
 }
 
 /// Start a game and run a script on it; returns everything printed. A game
@@ -68,7 +120,7 @@ pub fn script_output(args: &PlayArgs, script: &str, echo: bool) -> String {
         Ok(g) => g,
         Err(d) => return d.render_plain(),
     };
-    let opts = match super::options_from(&game, &args.set) {
+    let opts = match options_from(&game, &args.set) {
         Ok(o) => o,
         Err(e) => return format!("error: {e}\n"),
     };

@@ -1,16 +1,15 @@
 //! One REPL session: the game, the current state, the undo stack (which is
 //! also the log of what was done and what `save` writes), the redo stack,
 //! the bots seated, the trace switch and the options chosen for the next
-//! start. Reads a command line, dispatches it through the command table and
-//! writes what it prints; errors are one line and leave the state untouched.
+//! start. Running a command line (`Session::exec`) lives with the command
+//! table in `commands.rs`, so this file depends on no handler.
 
-use super::commands::{self, Flow};
+use super::args::AUTO_END_LIMIT;
 use crate::agent::{Agent, AgentKind};
 use crate::{Action, Game, State, Viewer};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::fmt::Write as _;
-use std::io;
 use std::path::PathBuf;
 
 /// Mixed into the game seed to seed `auto`, so the random moves do not
@@ -78,6 +77,8 @@ pub struct Session {
     pub trace: bool,
     /// Render diagnostics with colour (interactive use on a terminal).
     pub color: bool,
+    /// How many `expect` lines failed (a script then exits non-zero).
+    pub expect_failures: usize,
 }
 
 impl Session {
@@ -104,6 +105,7 @@ impl Session {
             bots: (0..players).map(|_| None).collect(),
             trace: false,
             color: false,
+            expect_failures: 0,
         })
     }
 
@@ -124,7 +126,9 @@ impl Session {
             }
         }
         let (rules_path, trace, color) = (self.rules_path.take(), self.trace, self.color);
+        let failures = self.expect_failures;
         *self = fresh;
+        self.expect_failures = failures;
         self.bots = bots;
         self.rules_path = rules_path;
         self.trace = trace;
@@ -143,32 +147,6 @@ impl Session {
             }
         }
         (opts, skipped)
-    }
-
-    /// Run one command line and write what it prints. Blank lines and
-    /// `#` comments do nothing. Never panics on any input.
-    pub fn exec(&mut self, line: &str, out: &mut dyn io::Write) -> io::Result<Flow> {
-        let mut text = String::new();
-        let flow = self.exec_to_string(line, &mut text);
-        out.write_all(text.as_bytes())?;
-        out.flush()?;
-        Ok(flow)
-    }
-
-    /// Like [`Session::exec`], appending to a string.
-    pub fn exec_to_string(&mut self, line: &str, out: &mut String) -> Flow {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            return Flow::Continue;
-        }
-        let words: Vec<&str> = line.split_whitespace().collect();
-        match commands::dispatch(self, &words, out) {
-            Ok(flow) => flow,
-            Err(message) => {
-                let _ = writeln!(out, "error: {message}");
-                Flow::Continue
-            }
-        }
     }
 
     /// A short prompt saying who is to move.
@@ -228,7 +206,7 @@ impl Session {
         };
         let _ = writeln!(out, "{done}");
         if self.trace {
-            super::look::write_trace(&self.game, &visits, out);
+            super::trace::write_trace(&self.game, &visits, out);
         }
         self.history.push(Entry { before, done });
         self.redo.clear();
@@ -261,7 +239,7 @@ impl Session {
     /// Bots move while a seat they play must choose (at most `limit` moves).
     pub fn run_bots(&mut self, out: &mut String) -> Result<usize, String> {
         let mut made = 0;
-        while made < commands::AUTO_END_LIMIT && self.bot_to_move().is_some() {
+        while made < AUTO_END_LIMIT && self.bot_to_move().is_some() {
             let legal = self.legal();
             if legal.is_empty() {
                 break;

@@ -2,7 +2,7 @@
 //! `undo` and `redo`, `auto` (K moves, a turn, a round, to the end), `bot`
 //! (agents on seats), `trace`, and the position set-ups `arrange` and `put`.
 
-use super::commands::{AUTO_END_LIMIT, Flow, count_arg, looks_numeric, parse_seat};
+use super::args::{AUTO_END_LIMIT, Flow, count_arg, looks_numeric, parse_seat};
 use super::session::{Bot, Done, Session, bot_seed};
 use crate::Action;
 use crate::agent::AgentKind;
@@ -65,9 +65,18 @@ fn resolve(s: &Session, args: &[&str]) -> Result<Action, String> {
         _ => {}
     }
     let labels = s.labels(&legal);
-    let query = args.join(" ").to_lowercase();
     let keys: Vec<String> = labels.iter().map(|l| label_key(l)).collect();
-    let matching: Vec<usize> = (0..n).filter(|i| keys[*i].starts_with(&query)).collect();
+    let mut query = args.join(" ").to_lowercase();
+    let mut matching: Vec<usize> = (0..n).filter(|i| keys[*i].starts_with(&query)).collect();
+    // `play tile-3` for the label `play tile-3`: the word `play` was taken
+    // as the command, so try the label with it
+    if matching.is_empty() {
+        let with = format!("play {query}");
+        let again: Vec<usize> = (0..n).filter(|i| keys[*i].starts_with(&with)).collect();
+        if !again.is_empty() {
+            (query, matching) = (with, again);
+        }
+    }
     // Prefer an exact label, then a prefix ending at a word's end (`slot 1`
     // means slot 1, not slot 10), then any prefix.
     let exact: Vec<usize> = matching
@@ -144,13 +153,28 @@ fn steps_arg(cmd: &str, args: &[&str], have: usize, none: &str) -> Result<usize,
 pub fn cmd_undo(s: &mut Session, args: &[&str], out: &mut String) -> Result<Flow, String> {
     let none = "nothing to undo: no move has been made";
     let k = steps_arg("undo", args, s.history.len(), none)?;
+    let (mut moves, mut arranged) = (0, 0);
     for _ in 0..k {
         if let Some(entry) = s.history.pop() {
+            match entry.done {
+                Done::Move { .. } => moves += 1,
+                Done::Arrange(_) => arranged += 1,
+            }
             let _ = writeln!(out, "undone: {}", entry.done);
             let after = std::mem::replace(&mut s.state, entry.before.clone());
             s.redo.push((entry, after));
         }
     }
+    let plural = |n: usize, one: &str, many: &str| match n {
+        1 => format!("1 {one}"),
+        _ => format!("{n} {many}"),
+    };
+    let _ = writeln!(
+        out,
+        "took back {} and {}",
+        plural(moves, "move", "moves"),
+        plural(arranged, "arrangement", "arrangements")
+    );
     s.report_position(out);
     Ok(Flow::Continue)
 }
@@ -264,7 +288,7 @@ pub fn cmd_bot(s: &mut Session, args: &[&str], out: &mut String) -> Result<Flow,
     let seats: Vec<usize> = if who.eq_ignore_ascii_case("all") {
         (0..s.players).collect()
     } else {
-        vec![parse_seat(s, who)?]
+        vec![parse_seat(s.state.players(), who)?]
     };
     let kind: Option<AgentKind> = match kind.as_str() {
         "off" | "none" | "human" => None,

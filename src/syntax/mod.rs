@@ -68,3 +68,25 @@ pub fn merge_variant(file: &mut File, boundary: u32) {
 #[derive(pest_derive::Parser)]
 #[grammar = "../grammar/rules.pest"]
 pub struct RulesParser;
+
+/// Parse one expression on its own (the REPL's `expect`): the whole text
+/// must be the expression. Spans are offsets into `text`.
+pub fn parse_expr(text: &str) -> Result<ast::Expr, String> {
+    use pest::Parser as _;
+    let mut pairs = RulesParser::parse(Rule::expr, text).map_err(|e| {
+        let at = match e.location {
+            pest::error::InputLocation::Pos(p) => p,
+            pest::error::InputLocation::Span((p, _)) => p,
+        };
+        format!("cannot read an expression at column {}", at + 1)
+    })?;
+    let pair = pairs.next().ok_or("an expression is needed")?;
+    let end = pair.as_span().end();
+    if !text[end..].trim().is_empty() {
+        return Err(format!(
+            "unexpected `{}` after the expression",
+            text[end..].trim()
+        ));
+    }
+    Ok(parse::Builder::new().expr(pair))
+}
