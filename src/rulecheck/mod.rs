@@ -27,6 +27,7 @@ mod flow;
 mod gate;
 mod json;
 mod json_sim;
+mod judge;
 pub mod lints;
 mod part;
 pub mod plan;
@@ -34,8 +35,10 @@ mod playout;
 mod report;
 mod run;
 mod simulate;
+mod split;
 pub mod stats;
 mod table;
+mod values;
 mod verdicts;
 
 pub use allow::Allows;
