@@ -31,7 +31,8 @@ struct Judge<'a> {
 /// Every comparison that is impossible one way.
 pub fn comparisons(hir: &Hir, text: &str) -> Vec<Site> {
     let mut all: Vec<Site> = Vec::new();
-    for p in &hir.procs {
+    let params = param_values(hir);
+    for (pi, p) in hir.procs.iter().enumerate() {
         let mut counts = vec![0u32; p.locals as usize + 1];
         super::values::walk_stmts(&p.body, &mut |s| {
             if let StmtKind::Assign(Place::Local(l), ..) = &s.kind
@@ -50,6 +51,13 @@ pub fn comparisons(hir: &Hir, text: &str) -> Vec<Site> {
             out: Vec::new(),
         };
         let mut env: Env = vec![None; p.locals as usize];
+        for (i, v) in params[pi].iter().enumerate() {
+            if let Some(v) = v
+                && !v.is_top()
+            {
+                env[i] = Some(Val::Num(v.clone()));
+            }
+        }
         j.stmts(&p.body, &mut env);
         for s in j.out {
             if !all.iter().any(|x| x.span == s.span && x.text == s.text) {
@@ -58,6 +66,26 @@ pub fn comparisons(hir: &Hir, text: &str) -> Vec<Site> {
         }
     }
     all
+}
+
+/// Per phase, the values each parameter can get: the arguments of every
+/// call, joined (evaluated without knowing the caller's locals).
+fn param_values(hir: &Hir) -> Vec<Vec<Option<Abs>>> {
+    let v = Values::new(hir);
+    let mut out: Vec<Vec<Option<Abs>>> = hir.procs.iter().map(|p| vec![None; p.params.len()]).collect();
+    for p in &hir.procs {
+        super::values::walk_stmts(&p.body, &mut |s| {
+            if let StmtKind::Call(callee, args) = &s.kind
+                && let Some(slots) = out.get_mut(*callee as usize)
+            {
+                for (slot, a) in slots.iter_mut().zip(args) {
+                    let x = v.eval(a, &mut Vec::new());
+                    *slot = Some(slot.take().map_or(x.clone(), |y| y.join(&x)));
+                }
+            }
+        });
+    }
+    out
 }
 
 /// The first line of a span.
@@ -287,6 +315,11 @@ impl Judge<'_> {
             self.locals,
             &Expr::Bin(op, Box::new(a.clone()), Box::new(b.clone())),
         );
+        // a function's expansion prints badly: name the comparison instead
+        let text = match text.strip_prefix('(').and_then(|t| t.strip_suffix(')')) {
+            Some(t) if t.len() <= 60 && !t.contains('[') => format!("`{t}`"),
+            _ => "this comparison".to_string(),
+        };
         let names = |e: &Expr| enum_of(self.hir, e).map(|en| self.hir.tables.enums[en as usize].values.clone());
         let (ln, rn) = (names(a), names(b));
         let site = |never: bool, only_for: Vec<String>, l: &Abs, r: &Abs| Site {

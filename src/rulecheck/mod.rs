@@ -35,7 +35,7 @@ mod playout;
 mod report;
 mod run;
 mod simulate;
-mod split;
+pub mod split;
 pub mod stats;
 mod table;
 mod values;
@@ -48,6 +48,7 @@ pub use part::{Part, merge};
 pub use plan::{Column, Plan, Shard, Variant, Vary};
 pub use report::Verdict;
 pub use run::{Run, SimSection, prepare};
+pub use split::Parts;
 pub use verdicts::{Evidence, INLINE_MOVES};
 
 use crate::diag::{Diagnostic, Source, Span};

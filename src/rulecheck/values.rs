@@ -170,6 +170,7 @@ pub struct Values<'a> {
 #[derive(Clone, Debug)]
 pub struct Site {
     /// The statement (or choice option) holding it: its first line.
+    /// `text` is the comparison in backquotes, or `this comparison`.
     pub span: Span,
     pub text: String,
     /// Whether it compares a count with a threshold.

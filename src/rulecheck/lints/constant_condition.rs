@@ -26,7 +26,7 @@ fn run(cx: &Context, out: &mut Vec<Diagnostic>) {
         out.push(LINT.at(
             s.span,
             format!(
-                "`{}` {what}: the left side can only be {}, the right side {}",
+                "{} {what}: the left side can only be {}, the right side {}",
                 s.text, s.left, s.right
             ),
             label,

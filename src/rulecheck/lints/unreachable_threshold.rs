@@ -30,7 +30,7 @@ fn run(cx: &Context, out: &mut Vec<Diagnostic>) {
         out.push(LINT.at(
             s.span,
             format!(
-                "`{}` {what}{when}: the count can only be {}, the threshold is {}",
+                "{} {what}{when}: the count can only be {}, the threshold is {}",
                 s.text, s.left, s.right
             ),
             label,
