@@ -72,7 +72,11 @@ pub fn comparisons(hir: &Hir, text: &str) -> Vec<Site> {
 /// call, joined (evaluated without knowing the caller's locals).
 fn param_values(hir: &Hir) -> Vec<Vec<Option<Abs>>> {
     let v = Values::new(hir);
-    let mut out: Vec<Vec<Option<Abs>>> = hir.procs.iter().map(|p| vec![None; p.params.len()]).collect();
+    let mut out: Vec<Vec<Option<Abs>>> = hir
+        .procs
+        .iter()
+        .map(|p| vec![None; p.params.len()])
+        .collect();
     for p in &hir.procs {
         super::values::walk_stmts(&p.body, &mut |s| {
             if let StmtKind::Call(callee, args) = &s.kind
@@ -90,14 +94,13 @@ fn param_values(hir: &Hir) -> Vec<Vec<Option<Abs>>> {
 
 /// The first line of a span.
 fn first_line(text: &str, span: Span) -> Span {
-    let s = text.get(span.start as usize..span.end as usize).unwrap_or("");
+    let s = text
+        .get(span.start as usize..span.end as usize)
+        .unwrap_or("");
     let end = s.find('\n').unwrap_or(s.len());
     let line = &s[..end];
     let line = line.trim_end().trim_end_matches('{').trim_end();
-    Span::new(
-        span.start as usize,
-        span.start as usize + line.len().max(1),
-    )
+    Span::new(span.start as usize, span.start as usize + line.len().max(1))
 }
 
 impl Judge<'_> {
@@ -274,10 +277,7 @@ impl Judge<'_> {
         if combos > 256 {
             return;
         }
-        let saved: Vec<Option<Val>> = vars
-            .iter()
-            .map(|(s, _)| env[*s as usize].clone())
-            .collect();
+        let saved: Vec<Option<Val>> = vars.iter().map(|(s, _)| env[*s as usize].clone()).collect();
         let (mut any_t, mut any_f) = (false, false);
         let mut dead = Vec::new();
         let (mut left, mut right): (Option<Abs>, Option<Abs>) = (None, None);
@@ -320,7 +320,9 @@ impl Judge<'_> {
             Some(t) if t.len() <= 60 && !t.contains('[') => format!("`{t}`"),
             _ => "this comparison".to_string(),
         };
-        let names = |e: &Expr| enum_of(self.hir, e).map(|en| self.hir.tables.enums[en as usize].values.clone());
+        let names = |e: &Expr| {
+            enum_of(self.hir, e).map(|en| self.hir.tables.enums[en as usize].values.clone())
+        };
         let (ln, rn) = (names(a), names(b));
         let site = |never: bool, only_for: Vec<String>, l: &Abs, r: &Abs| Site {
             span: at,

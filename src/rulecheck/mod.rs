@@ -23,6 +23,7 @@
 //! ```
 
 mod allow;
+mod exits;
 mod flow;
 mod gate;
 mod json;

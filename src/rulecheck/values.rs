@@ -79,10 +79,14 @@ impl Abs {
         }
     }
     fn may_true(&self) -> bool {
-        self.set.as_ref().map_or(true, |s| s.iter().any(|v| *v != 0))
+        self.set
+            .as_ref()
+            .map_or(true, |s| s.iter().any(|v| *v != 0))
     }
     fn may_false(&self) -> bool {
-        self.set.as_ref().map_or(self.lo <= 0 && 0 <= self.hi, |s| s.contains(&0))
+        self.set
+            .as_ref()
+            .map_or(self.lo <= 0 && 0 <= self.hi, |s| s.contains(&0))
     }
     /// A short text of the values: `1, 2, 3` or `0..42` (names for an enum).
     pub fn show(&self, names: Option<&[String]>) -> String {
@@ -120,11 +124,7 @@ pub(super) fn compare(op: BinOp, a: &Abs, b: &Abs) -> (bool, bool) {
         let (mut t, mut f) = (false, false);
         for x in sa {
             for y in sb {
-                if test(*x, *y) {
-                    t = true
-                } else {
-                    f = true
-                }
+                if test(*x, *y) { t = true } else { f = true }
             }
         }
         return (t, f);
@@ -349,10 +349,7 @@ impl<'a> Values<'a> {
     fn bin(&self, op: BinOp, a: &Expr, b: &Expr, env: &mut Vec<Option<Val>>) -> Abs {
         let (x, y) = (self.eval(a, env), self.eval(b, env));
         match op {
-            BinOp::And => Abs::bools(
-                x.may_true() && y.may_true(),
-                x.may_false() || y.may_false(),
-            ),
+            BinOp::And => Abs::bools(x.may_true() && y.may_true(), x.may_false() || y.may_false()),
             BinOp::Or => Abs::bools(x.may_true() || y.may_true(), x.may_false() && y.may_false()),
             op if is_cmp(op) => {
                 let (t, f) = compare(op, &x, &y);
@@ -489,7 +486,10 @@ pub(super) fn bind_values(v: &Values, b: &Bind, env: &mut Vec<Option<Val>>) -> O
             let mut keep = Vec::new();
             for x in 0..n {
                 Values::set_local(env, b.slot, Some(Val::Num(Abs::one(x))));
-                let ok = b.filter.as_ref().map_or(true, |f| v.eval(f, env).may_true());
+                let ok = b
+                    .filter
+                    .as_ref()
+                    .map_or(true, |f| v.eval(f, env).may_true());
                 if ok {
                     keep.push(x);
                 }

@@ -58,7 +58,11 @@ fn cases() -> Vec<(&'static str, Plan, &'static [&'static str])> {
         ("never_ends.rules", plan(20), &["does-not-end"]),
         ("lost_chip.rules", plan(20), &["invariant-broken"]),
         ("empty_pile.rules", plan(20), &["rule-fault"]),
-        ("never_fires.rules", plan(20), &["constant-condition", "never-fired"]),
+        (
+            "never_fires.rules",
+            plan(20),
+            &["constant-condition", "never-fired"],
+        ),
         ("unreachable_phase.rules", plan(20), &["unreachable-phase"]),
         ("wrong_deck_size.rules", plan(20), &["E0105"]),
     ]

@@ -24,7 +24,10 @@ fn run(cx: &Context, out: &mut Vec<Diagnostic>) {
                 .winners_key
                 .as_ref()
                 .is_some_and(|k| reads_var(k, i as u16));
-            let mut msg = format!("variable `{}` is read but never written: it is always {init}", v.name);
+            let mut msg = format!(
+                "variable `{}` is read but never written: it is always {init}",
+                v.name
+            );
             if winners {
                 msg.push_str(", and the winners rule ranks players by it, so every game is a tie");
             }

@@ -73,7 +73,10 @@ fn value_span(decl: &str, name: &str) -> Option<(usize, usize)> {
     let mut from = open;
     while let Some(i) = decl[from..].find(name) {
         let at = from + i;
-        let before = decl[..at].chars().last().is_some_and(|c| c.is_alphanumeric() || c == '_');
+        let before = decl[..at]
+            .chars()
+            .last()
+            .is_some_and(|c| c.is_alphanumeric() || c == '_');
         let after = decl[at + name.len()..]
             .chars()
             .next()
