@@ -79,9 +79,7 @@ impl Abs {
         }
     }
     fn may_true(&self) -> bool {
-        self.set
-            .as_ref()
-            .map_or(true, |s| s.iter().any(|v| *v != 0))
+        self.set.as_ref().is_none_or(|s| s.iter().any(|v| *v != 0))
     }
     fn may_false(&self) -> bool {
         self.set
@@ -423,7 +421,7 @@ impl<'a> Values<'a> {
         let cards = matches!(coll, Expr::Zone(..) | Expr::ZoneAll(_));
         match kind {
             AggKind::Count => Abs::range(if cards { 0 } else { must }, may),
-            AggKind::Any => Abs::bools(may > 0, !cards && must > 0 || cards || may == 0),
+            AggKind::Any => Abs::bools(may > 0, cards || must == 0),
             AggKind::All => Abs::of([0, 1]),
             AggKind::Sum if sum.0 > -INF && sum.1 < INF => Abs::range(sum.0, sum.1),
             AggKind::Min | AggKind::Max if !cards && must > 0 => bodies.unwrap_or_else(Abs::top),
@@ -486,10 +484,7 @@ pub(super) fn bind_values(v: &Values, b: &Bind, env: &mut Vec<Option<Val>>) -> O
             let mut keep = Vec::new();
             for x in 0..n {
                 Values::set_local(env, b.slot, Some(Val::Num(Abs::one(x))));
-                let ok = b
-                    .filter
-                    .as_ref()
-                    .map_or(true, |f| v.eval(f, env).may_true());
+                let ok = b.filter.as_ref().is_none_or(|f| v.eval(f, env).may_true());
                 if ok {
                     keep.push(x);
                 }
