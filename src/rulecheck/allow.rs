@@ -10,6 +10,8 @@
 //! of its own applies to the next line that is not only a comment (so a
 //! directive can sit among the comments that explain it). A finding is
 //! silenced when one of its labels starts on a line a directive applies to.
+//! Text after the directives is the reason, and is not read
+//! (`# rulecheck: allow(never-fired) the joker rule is rare by design`).
 //! Malformed directives and unknown lint names are reported as
 //! `invalid-allow`, with a did-you-mean.
 
@@ -63,6 +65,7 @@ impl Allows {
     /// Parse `allow(a, b) allow-file(c)` starting at byte `at` of the file.
     fn directives(&mut self, text: &str, at: usize, target: Option<usize>) {
         let mut rest = text;
+        let mut first = true;
         loop {
             let skipped = rest.len() - rest.trim_start_matches([' ', '\t', ',', '\r']).len();
             rest = &rest[skipped..];
@@ -74,6 +77,9 @@ impl Allows {
                 (true, r)
             } else if let Some(r) = rest.strip_prefix("allow(") {
                 (false, r)
+            } else if !first {
+                // the reason, after the directives
+                return;
             } else {
                 self.malformed(Span::new(here, at + text.trim_end().len()));
                 return;
@@ -104,6 +110,7 @@ impl Allows {
                 self.malformed(Span::new(here, names_at + close + 1));
             }
             rest = &after[close + 1..];
+            first = false;
         }
     }
 
@@ -181,6 +188,16 @@ mod tests {
         assert!(a.silences("unused-var", 4));
         assert!(!a.silences("unused-var", 5));
         assert!(a.silences("unused-zone", 5) && a.silences("unused-enum", 5));
+    }
+
+    #[test]
+    fn a_reason_may_follow() {
+        let a = Allows::parse(
+            "# rulecheck: allow(unused-var) nobody reads it yet, see issue 4\nvar x: int\nvar y: int # rulecheck: allow(unused-zone), allow(unused-enum) because\n",
+        );
+        assert!(a.problems.is_empty(), "{:?}", a.problems);
+        assert!(a.silences("unused-var", 2));
+        assert!(a.silences("unused-zone", 3) && a.silences("unused-enum", 3));
     }
 
     #[test]

@@ -107,7 +107,24 @@ fn finding(out: &mut String, src: &Source, f: &super::Finding) {
     string(out, if d.is_error() { "error" } else { "warning" });
     out.push_str(",\"message\":");
     string(out, &d.message);
-    let (line, column) = d.span().map_or((0, 0), |s| position(src, s.start));
+    let parts = super::split::Parts::of(src);
+    // lines are those of the file they are in (a variant or its base)
+    let place = |at: u32| match &parts {
+        Some(p) => {
+            let (s, off) = p.locate(at);
+            let (l, c) = position(s, off);
+            (s.name.clone(), l, c)
+        }
+        None => {
+            let (l, c) = position(src, at);
+            (src.name.clone(), l, c)
+        }
+    };
+    let (file, line, column) = d
+        .span()
+        .map_or((src.name.clone(), 0, 0), |s| place(s.start));
+    out.push_str(",\"file\":");
+    string(out, &file);
     let _ = write!(out, ",\"line\":{line},\"column\":{column},\"labels\":[");
     for (i, (span, text)) in d.labels.iter().enumerate() {
         if i > 0 {
@@ -115,7 +132,9 @@ fn finding(out: &mut String, src: &Source, f: &super::Finding) {
         }
         out.push_str("{\"text\":");
         string(out, text);
-        let (line, column) = position(src, span.start);
+        let (file, line, column) = place(span.start);
+        out.push_str(",\"file\":");
+        string(out, &file);
         let _ = write!(
             out,
             ",\"start\":{},\"end\":{},\"line\":{line},\"column\":{column}}}",

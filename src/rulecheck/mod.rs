@@ -23,10 +23,12 @@
 //! ```
 
 mod allow;
+mod exits;
 mod flow;
 mod gate;
 mod json;
 mod json_sim;
+mod judge;
 pub mod lints;
 mod part;
 pub mod plan;
@@ -34,8 +36,10 @@ mod playout;
 mod report;
 mod run;
 mod simulate;
+pub mod split;
 pub mod stats;
 mod table;
+mod values;
 mod verdicts;
 
 pub use allow::Allows;
@@ -45,6 +49,7 @@ pub use part::{Part, merge};
 pub use plan::{Column, Plan, Shard, Variant, Vary};
 pub use report::Verdict;
 pub use run::{Run, SimSection, prepare};
+pub use split::Parts;
 pub use verdicts::{Evidence, INLINE_MOVES};
 
 use crate::diag::{Diagnostic, Source, Span};

@@ -89,9 +89,18 @@ impl FileReport {
         // Each finding on its own, so that the game behind a simulation
         // finding can follow it unwrapped (a command must stay on one line).
         let mut out = String::new();
+        let parts = super::split::Parts::of(&self.source);
         for f in &self.findings {
-            let mut one = Diagnostics::new(self.source.clone());
-            one.items.push(f.diag.clone());
+            // a variant's finding shows the file and line it is in
+            let (src, diag) = match &parts {
+                Some(p) => {
+                    let (s, d) = p.place(&f.diag);
+                    (s.clone(), d)
+                }
+                None => (self.source.clone(), f.diag.clone()),
+            };
+            let mut one = Diagnostics::new(src.clone());
+            one.items.push(diag);
             let text = if colour {
                 one.render_auto()
             } else {
@@ -101,7 +110,7 @@ impl FileReport {
             let errors = usize::from(f.diag.is_error());
             let theirs = format!(
                 "{}: {} error(s), {} warning(s)\n",
-                self.source.name,
+                src.name,
                 errors,
                 1 - errors
             );

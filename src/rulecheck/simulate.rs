@@ -3,6 +3,9 @@
 //! result depends only on the rules, the column and the range of games,
 //! never on the number of threads or the order games finish in.
 //!
+//! A column whose games do not end stops after [`HUNG_LIMIT`] of them
+//! (at the end of a chunk of games, so the result stays deterministic).
+//!
 //! A panic in the engine is caught per game and counted as a `rule-fault`
 //! of that game (so a bug in the engine gets a seed and a reproduction
 //! instead of stopping the run).
@@ -51,9 +54,37 @@ pub fn guarded(
     }
 }
 
+/// A column stops once this many of its games did not end (hung or
+/// runaway): more of them would only take time and say the same.
+pub const HUNG_LIMIT: u64 = 20;
+/// Games are played in chunks of this many, so that where a column stops
+/// does not depend on the number of threads.
+const CHUNK: u64 = 64;
+
 /// Play games `range` of the run seeded `seed` at this table; `tick` is
-/// called after each game (for progress bars).
+/// called after each game (for progress bars). Stops early, after a whole
+/// chunk, once [`HUNG_LIMIT`] games did not end.
 pub fn column(t: &Table, seed: u64, range: Range<u64>, tick: &(dyn Fn() + Sync)) -> Stats {
+    let mut all = Stats::empty(t.layout, t.players);
+    let mut at = range.start;
+    while at < range.end {
+        let end = (at + CHUNK).min(range.end);
+        all.merge(&chunk(t, seed, at..end, tick));
+        at = end;
+        let hung: u64 = all
+            .incidents
+            .iter()
+            .filter(|((k, _), _)| *k == Kind::DoesNotEnd)
+            .map(|(_, l)| l.count)
+            .sum();
+        if hung >= HUNG_LIMIT {
+            break;
+        }
+    }
+    all
+}
+
+fn chunk(t: &Table, seed: u64, range: Range<u64>, tick: &(dyn Fn() + Sync)) -> Stats {
     let empty = || Stats::empty(t.layout, t.players);
     range
         .into_par_iter()

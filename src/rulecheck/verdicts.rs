@@ -222,6 +222,13 @@ fn incident_finding(input: &Input, kind: Kind, at: At, hits: &[(usize, &Incident
     let count: u64 = hits.iter().map(|(_, l)| l.count).sum();
     let total: u64 = input.stats.iter().map(|s| s.games).sum();
     let mut message = format!("{headline}, in {count} of {total} games");
+    if kind == Kind::DoesNotEnd && count >= super::simulate::HUNG_LIMIT {
+        let _ = write!(
+            message,
+            " (a column stops after {} games that do not end)",
+            super::simulate::HUNG_LIMIT
+        );
+    }
     if input.columns.len() > 1 {
         let per: Vec<String> = hits
             .iter()
@@ -236,6 +243,27 @@ fn incident_finding(input: &Input, kind: Kind, at: At, hits: &[(usize, &Incident
         .expect("an incident list keeps its first incident");
     let ev = reproduce(input, col, first);
     let mut d = lint.at(span, message, label);
+    if let (Kind::DoesNotEnd, At::Game) = (kind, at) {
+        // blame the ways out that were never taken, not `start`
+        let mut nodes = vec![0u64; input.layout.nodes];
+        for s in input.stats {
+            for (a, b) in nodes.iter_mut().zip(&s.nodes) {
+                *a += b;
+            }
+        }
+        let exits = super::exits::exits(input.game, &input.layout.node_base, &nodes);
+        let never: Vec<_> = exits.iter().filter(|e| e.never).collect();
+        if !never.is_empty() {
+            d.labels.clear();
+            for e in never {
+                d = d.label(first_line(&input.cx.source.text, e.span), e.label.clone());
+            }
+            d.message = format!(
+                "{}; the game can end only where a condition was never true",
+                d.message
+            );
+        }
+    }
     if (kind, at) == (Kind::RuleFault, At::Game) {
         d = d.help("the engine stopped with an internal error; the reproduction replays the moves before it");
     }

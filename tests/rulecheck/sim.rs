@@ -58,7 +58,11 @@ fn cases() -> Vec<(&'static str, Plan, &'static [&'static str])> {
         ("never_ends.rules", plan(20), &["does-not-end"]),
         ("lost_chip.rules", plan(20), &["invariant-broken"]),
         ("empty_pile.rules", plan(20), &["rule-fault"]),
-        ("never_fires.rules", plan(20), &["never-fired"]),
+        (
+            "never_fires.rules",
+            plan(20),
+            &["constant-condition", "never-fired"],
+        ),
         ("unreachable_phase.rules", plan(20), &["unreachable-phase"]),
         ("wrong_deck_size.rules", plan(20), &["E0105"]),
     ]
@@ -460,9 +464,9 @@ fn never_fired_is_silenced_like_any_lint() {
     let text = std::fs::read_to_string(root().join(VARIANTS).join("never_fires.rules"))
         .expect("never_fires.rules");
     let silenced = text.replace(
-        "        p.score += 5",
-        "        # the jackpot is for a later edition of the chips\n        \
-         # rulecheck: allow(never-fired)\n        p.score += 5",
+        "      if c.value == 4 {",
+        "      # rulecheck: allow(constant-condition, never-fired) the jackpot is for a later edition of the chips\n      \
+         if c.value == 4 {",
     );
     assert_ne!(silenced, text);
     let dir = root().join("target/rulecheck-test-shards");
@@ -477,7 +481,7 @@ fn never_fired_is_silenced_like_any_lint() {
     let report = simulate(&[&path], &plan(20), &deny);
     let r = &report.files[0];
     assert!(r.findings.is_empty(), "{}", report.render_plain());
-    assert_eq!((r.silenced, report.exit_code()), (1, 0));
+    assert_eq!((r.silenced, report.exit_code()), (2, 0));
     // and without the silence, --deny warnings makes it an error
     let report = simulate(
         &[&format!("{VARIANTS}/never_fires.rules")],

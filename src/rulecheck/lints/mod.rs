@@ -9,24 +9,29 @@
 //! Simulation verdicts register here too, with [`Pass::Simulation`].
 
 mod card_lost;
+mod constant_condition;
 mod does_not_end;
 mod invalid_allow;
 mod invariant_broken;
 mod missing_deck_size;
 pub mod never_fired;
+mod never_written_var;
 mod rule_fault;
 mod single_option_choice;
 mod softlock;
 mod unreachable_node;
 mod unreachable_phase;
+mod unreachable_threshold;
 mod unused_card_kind;
 mod unused_enum;
+mod unused_enum_value;
 mod unused_option;
 mod unused_var;
 mod unused_zone;
 mod write_only_var;
 
 use super::flow::Liveness;
+use super::values::Site;
 use crate::check::hir::Hir;
 use crate::diag::{Diagnostic, Source, Span};
 use crate::graph::Graph;
@@ -114,13 +119,17 @@ pub static REGISTRY: &[&Lint] = &[
     &unused_option::LINT,
     &unused_var::LINT,
     &write_only_var::LINT,
+    &never_written_var::LINT,
     &unused_zone::LINT,
     &unused_enum::LINT,
+    &unused_enum_value::LINT,
     &unused_card_kind::LINT,
     &missing_deck_size::LINT,
     &unreachable_phase::LINT,
     &unreachable_node::LINT,
     &single_option_choice::LINT,
+    &constant_condition::LINT,
+    &unreachable_threshold::LINT,
     &invalid_allow::LINT,
     &does_not_end::LINT,
     &softlock::LINT,
@@ -141,6 +150,7 @@ pub struct Context<'a> {
     pub hir: &'a Hir,
     pub graph: &'a Graph,
     live: OnceCell<Liveness>,
+    sites: OnceCell<Vec<Site>>,
 }
 
 impl<'a> Context<'a> {
@@ -150,12 +160,20 @@ impl<'a> Context<'a> {
             hir,
             graph,
             live: OnceCell::new(),
+            sites: OnceCell::new(),
         }
     }
 
     /// Which nodes and phases can run (computed once, shared by the lints).
     pub fn liveness(&self) -> &Liveness {
         self.live.get_or_init(|| Liveness::of(self.graph))
+    }
+
+    /// Every comparison impossible one way (computed once, shared by
+    /// `constant-condition` and `unreachable-threshold`).
+    pub fn comparisons(&self) -> &[Site] {
+        self.sites
+            .get_or_init(|| super::judge::comparisons(self.hir, &self.source.text))
     }
 
     /// The source text of a span.

@@ -1,0 +1,106 @@
+//! Why games did not end: every `end game` of the rules with the condition
+//! guarding it (the nearest `if` that jumps over it) and how often, in the
+//! games played, the condition was tested and the game ended there. A
+//! `does-not-end` finding about games that ran out of decisions labels
+//! these, so the designer sees "`max(score) >= target` tested 2,368 times,
+//! never true" instead of a blame on `start`.
+
+use crate::diag::Span;
+use crate::engine::Game;
+use crate::graph::{Node, fmt_expr};
+
+/// One way out of the game.
+pub struct Exit {
+    /// The guarding condition's statement (or the `end game` itself).
+    pub span: Span,
+    pub label: String,
+    /// Whether the game never ended here.
+    pub never: bool,
+}
+
+/// The exits of a game with their counts (`nodes` as summed over the
+/// games, indexed by `node_base[phase] + node`).
+pub fn exits(game: &Game, node_base: &[usize], nodes: &[u64]) -> Vec<Exit> {
+    let g = game.graph();
+    let mut out = Vec::new();
+    for (p, ph) in g.phases.iter().enumerate() {
+        let count = |n: usize| {
+            node_base
+                .get(p)
+                .and_then(|b| nodes.get(b + n))
+                .copied()
+                .unwrap_or(0)
+        };
+        for (i, node) in ph.nodes.iter().enumerate() {
+            // the implicit end of `start` (after an endless loop) is no exit
+            if !matches!(node, Node::EndGame) || ph.spans[i].start == ph.span.start {
+                continue;
+            }
+            let ended = count(i);
+            // the innermost `if` whose false branch jumps over this node
+            let guard = ph.nodes[..i]
+                .iter()
+                .enumerate()
+                .rev()
+                .find_map(|(j, n)| match n {
+                    Node::JumpIfNot(e, to) if *to as usize > i => Some((j, e)),
+                    _ => None,
+                });
+            let ended_text = if ended == 0 {
+                "never true".to_string()
+            } else {
+                format!("true {} times", thousands(ended))
+            };
+            let (span, label) = match guard {
+                Some((j, e)) => {
+                    let text = fmt_expr(&g.tables, &ph.local_names, e);
+                    let text = text
+                        .strip_prefix('(')
+                        .and_then(|t| t.strip_suffix(')'))
+                        .unwrap_or(&text)
+                        .to_string();
+                    (
+                        ph.spans[j],
+                        format!(
+                            "`{text}` was tested {} times, {ended_text}",
+                            thousands(count(j))
+                        ),
+                    )
+                }
+                None => (
+                    ph.spans[i],
+                    format!("the game ended here {} times", thousands(ended)),
+                ),
+            };
+            out.push(Exit {
+                span,
+                label,
+                never: ended == 0,
+            });
+        }
+    }
+    out
+}
+
+/// 2368 -> "2,368".
+pub fn thousands(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn thousands() {
+        assert_eq!(super::thousands(2368), "2,368");
+        assert_eq!(super::thousands(42453000), "42,453,000");
+        assert_eq!(super::thousands(7), "7");
+    }
+}

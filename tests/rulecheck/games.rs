@@ -1,0 +1,138 @@
+//! Broken and valid variants of the four games (a module of
+//! `tests/rulecheck.rs`), in `tests/rulecheck/games/`. Each file says what
+//! rulecheck must find in it with `# expect: LINT LINE` lines (the line is
+//! the variant file's own), or `# expect: nothing` for a valid variant,
+//! which must then pass `--deny warnings`, its games played too. Every
+//! report is an insta snapshot, and the whole set runs in under two
+//! minutes.
+
+use super::{root, rulecheck};
+use grail::rulecheck::{Config, Parts, Report, Verdict, check_path};
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+
+fn files() -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(root().join("tests/rulecheck/games"))
+        .expect("tests/rulecheck/games")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "rules"))
+        .collect();
+    v.sort();
+    v
+}
+
+/// The `# expect:` lines of a file: (lint, line), and whether it is valid.
+fn expected(text: &str) -> (BTreeSet<(String, usize)>, bool) {
+    let mut want = BTreeSet::new();
+    let mut valid = false;
+    for l in text.lines() {
+        let Some(rest) = l.strip_prefix("# expect: ") else {
+            continue;
+        };
+        if rest.trim() == "nothing" {
+            valid = true;
+            continue;
+        }
+        let (lint, line) = rest.split_once(' ').expect("`# expect: LINT LINE`");
+        want.insert((
+            lint.to_string(),
+            line.trim().parse().expect("a line number"),
+        ));
+    }
+    (want, valid)
+}
+
+/// A relative path, so reports do not depend on the checkout.
+fn relative(p: &std::path::Path) -> PathBuf {
+    p.strip_prefix(root()).unwrap_or(p).to_path_buf()
+}
+
+#[test]
+fn each_broken_variant_is_caught_at_its_line() {
+    let clock = std::time::Instant::now();
+    let mut broken = 0;
+    let mut valid = 0;
+    for path in files() {
+        let rel = relative(&path);
+        let text = std::fs::read_to_string(&path).expect("readable");
+        let (want, is_valid) = expected(&text);
+        assert!(
+            is_valid || !want.is_empty(),
+            "{}: no `# expect:` line",
+            rel.display()
+        );
+        let config = Config {
+            deny_warnings: is_valid,
+            ..Config::default()
+        };
+        let r = check_path(&rel, &config);
+        let parts = Parts::of(&r.source).expect("a variant");
+        let got: BTreeSet<(String, usize)> = r
+            .findings
+            .iter()
+            .map(|f| {
+                let (src, d) = parts.place(&f.diag);
+                let line = d.span().map_or(0, |s| src.line_of(s.start));
+                assert_eq!(
+                    src.name,
+                    rel.display().to_string(),
+                    "{}: a finding in the base:\n{}",
+                    rel.display(),
+                    r.render_plain()
+                );
+                (f.diag.code.clone(), line)
+            })
+            .collect();
+        assert_eq!(got, want, "{}:\n{}", rel.display(), r.render_plain());
+        if is_valid {
+            assert_eq!(r.verdict(), Verdict::Sound, "{}", r.render_plain());
+            let file = rel.to_string_lossy().into_owned();
+            let args = [
+                &file,
+                "--games",
+                "100",
+                "--players",
+                "3",
+                "--deny",
+                "warnings",
+            ];
+            let (code, out, err) = rulecheck(&args);
+            assert_eq!(code, 0, "{file} played:\n{out}{err}");
+            valid += 1;
+        } else {
+            broken += 1;
+        }
+        let mut settings = insta::Settings::clone_current();
+        settings.set_snapshot_path("snapshots");
+        settings.set_prepend_module_to_snapshot(false);
+        let name = format!("game@{}", path.file_name().unwrap().to_string_lossy());
+        let report = Report { files: vec![r] };
+        settings.bind(|| insta::assert_snapshot!(name, report.render_plain()));
+    }
+    assert!(broken >= 9, "{broken} broken variants");
+    assert!(valid >= 3, "{valid} valid variants");
+    let took = clock.elapsed();
+    assert!(took.as_secs() < 120, "the set took {took:?}");
+}
+
+/// A column of games that never end stops after about 20 of them (a whole
+/// chunk of 64), and says so.
+#[test]
+fn hung_games_stop_the_column_early() {
+    let (code, out, _) = rulecheck(&[
+        "tests/rulecheck/variants/never_ends.rules",
+        "--games",
+        "5000",
+        "--players",
+        "2",
+        "--max-decisions",
+        "300",
+    ]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("in 64 of 64 games (a column stops after 20"),
+        "{out}"
+    );
+    assert!(out.contains("`p.score >= target` was tested"), "{out}");
+    assert_eq!(out.matches("does-not-end").count(), 1, "{out}");
+}
