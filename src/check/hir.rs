@@ -407,6 +407,10 @@ pub struct Tables {
     /// player bound to local 0.
     pub winners_highest: bool,
     pub winners_key: Option<Expr>,
+    /// `winners highest (key, a, b)`: keys compared in order among players
+    /// tied on the ones before.
+    #[serde(default)]
+    pub winners_tiebreak: Vec<Expr>,
 }
 
 /// How often each declaration is used, for the lints.

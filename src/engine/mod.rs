@@ -406,7 +406,44 @@ impl State {
         let Some(best) = best.copied() else {
             return Vec::new();
         };
-        (0..scores.len()).filter(|p| scores[*p] == best).collect()
+        let tied = (0..scores.len()).filter(|p| scores[*p] == best).collect();
+        self.break_ties(game, tied)
+    }
+
+    /// Narrow tied winners by the further keys of `winners highest (a, b)`.
+    fn break_ties(&self, game: &Game, mut tied: Vec<usize>) -> Vec<usize> {
+        let g = game.graph();
+        for key in &g.tables.winners_tiebreak {
+            if tied.len() < 2 {
+                break;
+            }
+            let value = |p: usize| {
+                let mut locals = [0i32; 16];
+                locals[0] = p as i32;
+                eval::Ev {
+                    g,
+                    c: &self.core,
+                    locals: &mut locals,
+                    rng: None,
+                }
+                .eval(key)
+                .unwrap_or(0)
+            };
+            let values: Vec<i32> = tied.iter().map(|p| value(*p)).collect();
+            let best = if g.tables.winners_highest {
+                values.iter().max()
+            } else {
+                values.iter().min()
+            };
+            let best = *best.expect("two or more tied");
+            tied = tied
+                .into_iter()
+                .zip(values)
+                .filter(|(_, v)| *v == best)
+                .map(|(p, _)| p)
+                .collect();
+        }
+        tied
     }
 
     /// The `winners` key for each player.

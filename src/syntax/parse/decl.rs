@@ -386,7 +386,19 @@ impl Builder {
         let span = self.span(&p);
         let mut i = p.into_inner();
         let highest = i.next().expect("extreme").as_str() == "highest";
-        let key = self.expr(i.next().expect("expr"));
-        WinnersDecl { highest, key, span }
+        let k = i.next().expect("expr");
+        let (key, tiebreak) = if k.as_rule() == Rule::winners_keys {
+            let mut keys = k.into_inner().map(|e| self.expr(e));
+            let first = keys.next().expect("a key");
+            (first, keys.collect())
+        } else {
+            (self.expr(k), Vec::new())
+        };
+        WinnersDecl {
+            highest,
+            key,
+            tiebreak,
+            span,
+        }
     }
 }

@@ -45,6 +45,39 @@ impl Builder {
                 };
                 StmtKind::Assign(base, field, op, self.expr(i.next().expect("expr")))
             }
+            Rule::assign_at_stmt => {
+                let owner = i.next().expect("owner").into_inner().next().expect("e");
+                let owner = if owner.as_rule() == Rule::call {
+                    self.primary(owner)
+                } else {
+                    self.expr(owner)
+                };
+                let field = self.name(i.next().expect("field"));
+                let op = match i.next().expect("op").as_str() {
+                    "+=" => AssignOp::Add,
+                    "-=" => AssignOp::Sub,
+                    _ => AssignOp::Set,
+                };
+                StmtKind::AssignAt(owner, field, op, self.expr(i.next().expect("expr")))
+            }
+            Rule::match_stmt => {
+                let scrutinee = self.expr(i.next().expect("expr"));
+                let arms = i
+                    .map(|arm| {
+                        let mut values = Vec::new();
+                        let mut body = Block::default();
+                        for part in arm.into_inner() {
+                            if part.as_rule() == Rule::block {
+                                body = self.block(part);
+                            } else {
+                                values.push(self.name(part));
+                            }
+                        }
+                        MatchArm { values, body }
+                    })
+                    .collect();
+                StmtKind::Match(scrutinee, arms)
+            }
             Rule::if_stmt => {
                 let cond = self.expr(i.next().expect("cond"));
                 let then = self.block(i.next().expect("then"));
