@@ -31,6 +31,8 @@ pub struct GameResult {
     pub index: u64,
     pub seed: u64,
     pub outcome: GameOutcome,
+    /// Each seat's first `winners` key at the end (empty unless finished).
+    pub scores: Vec<i32>,
 }
 
 /// One game that went wrong.
