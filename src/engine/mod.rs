@@ -6,6 +6,7 @@
 //! `state.rs` is the data, `eval.rs` expressions, `exec.rs` the
 //! interpreter, `view.rs` labels, views and arranging positions.
 
+mod board_view;
 mod eval;
 mod exec;
 pub mod perft;
