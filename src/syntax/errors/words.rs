@@ -90,6 +90,7 @@ pub(crate) const FORMS: &[(&str, &str)] = &[
     ("break", "`break`, alone: it leaves the innermost loop"),
     ("checkpoint", "`checkpoint`, alone"),
     ("rollback", "`rollback`, alone"),
+    ("match", "`match VALUE { A | B => { ... } _ => { ... } }`"),
     (
         "otherwise",
         "`otherwise { ... }`, the last thing in a `choose`",
@@ -149,6 +150,7 @@ pub(crate) const STMT_WORDS: &[&str] = &[
     "break",
     "checkpoint",
     "rollback",
+    "match",
 ];
 
 /// Words that cannot name anything: the grammar's `keyword` rule. The
