@@ -359,3 +359,114 @@ fn a_game_can_end_with_no_winner() {
     }
     assert!(s.winners(&nobody).is_empty());
 }
+
+#[test]
+fn csv_has_one_row_per_game_with_its_seed_scores_and_winners() {
+    let path = std::env::temp_dir().join(format!("grail-sim-{}.csv", std::process::id()));
+    let file = path.to_string_lossy().to_string();
+    let (code, _, err) = grail(&[
+        "sim",
+        "rules/tamoul.rules",
+        "--games",
+        "30",
+        "--players",
+        "3",
+        "--seed",
+        "2",
+        "--csv",
+        &file,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let text = std::fs::read_to_string(&path).expect("the CSV is written");
+    let _ = std::fs::remove_file(&path);
+    let mut lines = text.lines();
+    assert_eq!(
+        lines.next(),
+        Some("game,seed,outcome,turns,decisions,score_P0,score_P1,score_P2,winners")
+    );
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+    assert_eq!(rows.len(), 30, "one row per game");
+    for (i, row) in rows.iter().enumerate() {
+        assert_eq!(row.len(), 9, "{row:?}");
+        assert_eq!(row[0], i.to_string(), "rows in game order");
+        assert_eq!(row[1], game_seed(2, i as u64).to_string());
+        assert_eq!(row[2], "finished");
+        let turns: u32 = row[3].parse().expect("turns");
+        let decisions: u32 = row[4].parse().expect("decisions");
+        assert!(turns > 0 && decisions >= turns / 3, "{row:?}");
+        let scores: Vec<i32> = row[5..8]
+            .iter()
+            .map(|s| s.parse().expect("score"))
+            .collect();
+        let winners: Vec<usize> = row[8]
+            .split(' ')
+            .map(|w| w.trim_start_matches('P').parse().expect("a seat"))
+            .collect();
+        assert!(!winners.is_empty());
+        // Tamoul: the lowest score wins, ties share.
+        let best = *scores.iter().min().expect("scores");
+        let expected: Vec<usize> = (0..3).filter(|p| scores[*p] == best).collect();
+        assert_eq!(winners, expected, "{row:?}");
+    }
+}
+
+#[test]
+fn a_stopped_batch_reports_the_games_played_so_far() {
+    use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+    let game = tamoul();
+    let mut cfg = config(&game, 3, 200, 4);
+    cfg.jobs = Some(1);
+    let stop = AtomicBool::new(false);
+    let played = AtomicU64::new(0);
+    let each = |_: &grail::sim::GameResult| {
+        if played.fetch_add(1, Ordering::SeqCst) + 1 == 7 {
+            stop.store(true, Ordering::SeqCst);
+        }
+    };
+    let r = grail::sim::simulate_each(&game, &cfg, &each, &stop);
+    assert_eq!((r.games, r.finished), (7, 7));
+    let shares: f64 = (0..r.players).map(|p| r.win_share(p)).sum();
+    assert!((shares - 1.0).abs() < 1e-9, "win shares sum to {shares}");
+}
+
+#[cfg(unix)]
+#[test]
+fn ctrl_c_prints_the_partial_report() {
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_grail"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args([
+            "sim",
+            "rules/tamoul.rules",
+            "--games",
+            "100000000",
+            "--jobs",
+            "1",
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("grail runs");
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let killed = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(killed.success());
+    let out = child.wait_with_output().expect("grail ends");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("interrupted:"), "{stderr}");
+    assert!(stdout.contains("games "), "{stdout}");
+    assert!(stdout.contains("finished"), "{stdout}");
+}
+
+#[test]
+fn rates_read_like_numbers() {
+    use grail::sim::rate;
+    assert_eq!(rate(12345.6), "12,346");
+    assert_eq!(rate(1_234_567.0), "1,234,567");
+    assert_eq!(rate(812.4), "812");
+    assert_eq!(rate(34.56), "34.6");
+    assert_eq!(rate(0.254), "0.25");
+    assert_eq!(rate(f64::NAN), "-");
+}

@@ -415,6 +415,10 @@ pub struct Tables {
     pub winners_filter: Option<Expr>,
     /// Local slots the winners key and condition use (the player is slot 0).
     pub winners_locals: u16,
+    /// `winners highest (key, a, b)`: keys compared in order among players
+    /// tied on the ones before.
+    #[serde(default)]
+    pub winners_tiebreak: Vec<Expr>,
 }
 
 /// How often each declaration is used, for the lints.

@@ -10,6 +10,7 @@ mod board;
 mod decks;
 mod expr;
 pub mod hir;
+mod matching;
 mod probe;
 mod stmt;
 
@@ -605,6 +606,11 @@ impl Checker {
                 let mut scope = expr::Scope::default();
                 scope.push("p", Ty::Player);
                 let key = self.expect(&w.key, Ty::Int, &mut scope, "the winners' score");
+                self.tables.winners_tiebreak = w
+                    .tiebreak
+                    .iter()
+                    .map(|k| self.expect(k, Ty::Int, &mut scope, "a winners' tie-break"))
+                    .collect();
                 self.tables.winners_highest = w.highest;
                 self.tables.winners_key = Some(key);
                 if let Some(f) = &w.filter {

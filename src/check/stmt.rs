@@ -8,7 +8,7 @@ use super::{Checker, Sym};
 use crate::diag::{Diagnostic, Span};
 use crate::syntax::ast::{self, Item, StmtKind as S};
 
-struct Ctx {
+pub(super) struct Ctx {
     proc: u16,
     loops: u32,
 }
@@ -89,13 +89,25 @@ impl Checker {
 
     fn block(&mut self, b: &ast::Block, scope: &mut Scope, ctx: &mut Ctx) -> Vec<Stmt> {
         scope.open();
-        let out = b
-            .stmts
-            .iter()
-            .filter_map(|s| self.stmt(s, scope, ctx))
-            .collect();
+        let mut out = Vec::new();
+        for s in &b.stmts {
+            match &s.kind {
+                // A `match` lowers to more than one statement.
+                S::Match(e, arms) => out.extend(self.match_stmt(e, arms, s.span, scope, ctx)),
+                _ => out.extend(self.stmt(s, scope, ctx)),
+            }
+        }
         scope.close();
         out
+    }
+
+    pub(super) fn block_of(
+        &mut self,
+        b: &ast::Block,
+        scope: &mut Scope,
+        ctx: &mut Ctx,
+    ) -> Vec<Stmt> {
+        self.block(b, scope, ctx)
     }
 
     fn stmt(&mut self, s: &ast::Stmt, scope: &mut Scope, ctx: &mut Ctx) -> Option<Stmt> {
@@ -107,17 +119,18 @@ impl Checker {
             }
             S::Assign(base, field, op, e) => {
                 let (place, ty) = self.place(base, field.as_ref(), scope)?;
-                let want = if *op == ast::AssignOp::Set {
-                    ty
-                } else {
-                    Ty::Int
-                };
-                if *op != ast::AssignOp::Set && ty != Ty::Int && ty != Ty::Error {
-                    self.mismatch(s.span, Ty::Int, ty, "a variable changed by `+=` or `-=`");
-                }
-                let x = self.expect(e, want, scope, "the assigned value");
-                StmtKind::Assign(place, *op, x)
+                self.assign(place, ty, *op, e, s.span, scope)
             }
+            S::AssignAt(owner, f, op, e) => {
+                let (pl, pt) = self.expr(owner, scope);
+                if pt == Ty::Error {
+                    return None;
+                }
+                let (place, ty) = self.field_place(pl, pt, owner.span, f)?;
+                self.assign(place, ty, *op, e, s.span, scope)
+            }
+            // Lowered by `block`, which can hold the statements it becomes.
+            S::Match(..) => return None,
             S::If(c, t, e) => {
                 let c = self.expect(c, Ty::Bool, scope, "an `if` condition");
                 let t = self.block(t, scope, ctx);
@@ -259,6 +272,27 @@ impl Checker {
         Some(Stmt { kind, span: s.span })
     }
 
+    fn assign(
+        &mut self,
+        place: Place,
+        ty: Ty,
+        op: ast::AssignOp,
+        e: &ast::Expr,
+        span: Span,
+        scope: &mut Scope,
+    ) -> StmtKind {
+        let want = if op == ast::AssignOp::Set {
+            ty
+        } else {
+            Ty::Int
+        };
+        if op != ast::AssignOp::Set && ty != Ty::Int && ty != Ty::Error {
+            self.mismatch(span, Ty::Int, ty, "a variable changed by `+=` or `-=`");
+        }
+        let x = self.expect(e, want, scope, "the assigned value");
+        StmtKind::Assign(place, op, x)
+    }
+
     fn place(
         &mut self,
         base: &ast::Name,
@@ -311,37 +345,49 @@ impl Checker {
             }
             Some(f) => {
                 let (pl, pt) = self.name_expr(base, scope);
-                if pt == Ty::Card {
-                    return match self.names.get(&f.text).map(|s| s.0) {
-                        Some(Sym::Var(v)) if self.tables.vars[v as usize].per_card => {
-                            self.usage.vars_written[v as usize] = true;
-                            Some((Place::PerCard(v, pl), self.tables.vars[v as usize].ty))
-                        }
-                        _ => {
-                            self.unknown(&f.text, f.span, "per-card variable", &[]);
-                            None
-                        }
-                    };
+                self.field_place(pl, pt, base.span, f)
+            }
+        }
+    }
+
+    /// `OWNER.f` as a place: a per-card variable of a card, or a per-player
+    /// variable of a player (the owner already checked, of type `pt`).
+    fn field_place(
+        &mut self,
+        pl: Expr,
+        pt: Ty,
+        owner_span: Span,
+        f: &ast::Name,
+    ) -> Option<(Place, Ty)> {
+        if pt == Ty::Card {
+            return match self.names.get(&f.text).map(|s| s.0) {
+                Some(Sym::Var(v)) if self.tables.vars[v as usize].per_card => {
+                    self.usage.vars_written[v as usize] = true;
+                    Some((Place::PerCard(v, pl), self.tables.vars[v as usize].ty))
                 }
-                if !pt.fits(Ty::Player) {
-                    self.mismatch(
-                        base.span,
-                        Ty::Player,
-                        pt,
-                        "the owner of a per-player variable",
-                    );
-                    return None;
+                _ => {
+                    self.unknown(&f.text, f.span, "per-card variable", &[]);
+                    None
                 }
-                match self.names.get(&f.text).map(|s| s.0) {
-                    Some(Sym::Var(v)) if self.tables.vars[v as usize].per_player => {
-                        self.usage.vars_written[v as usize] = true;
-                        Some((Place::PerPlayer(v, pl), self.tables.vars[v as usize].ty))
-                    }
-                    _ => {
-                        self.unknown(&f.text, f.span, "per-player variable", &[]);
-                        None
-                    }
-                }
+            };
+        }
+        if !pt.fits(Ty::Player) {
+            self.mismatch(
+                owner_span,
+                Ty::Player,
+                pt,
+                "the owner of a per-player variable",
+            );
+            return None;
+        }
+        match self.names.get(&f.text).map(|s| s.0) {
+            Some(Sym::Var(v)) if self.tables.vars[v as usize].per_player => {
+                self.usage.vars_written[v as usize] = true;
+                Some((Place::PerPlayer(v, pl), self.tables.vars[v as usize].ty))
+            }
+            _ => {
+                self.unknown(&f.text, f.span, "per-player variable", &[]);
+                None
             }
         }
     }

@@ -6,6 +6,7 @@
 //! `state.rs` is the data, `eval.rs` expressions, `exec.rs` the
 //! interpreter, `view.rs` labels, views and arranging positions.
 
+mod board_view;
 mod determinize;
 mod eval;
 mod exec;
@@ -626,10 +627,47 @@ impl State {
         let Some(best) = best else {
             return Vec::new();
         };
-        admitted
+        let tied = admitted
             .into_iter()
             .filter(|p| scores[*p] == best)
-            .collect()
+            .collect();
+        self.break_ties(game, tied)
+    }
+
+    /// Narrow tied winners by the further keys of `winners highest (a, b)`.
+    fn break_ties(&self, game: &Game, mut tied: Vec<usize>) -> Vec<usize> {
+        let g = game.graph();
+        for key in &g.tables.winners_tiebreak {
+            if tied.len() < 2 {
+                break;
+            }
+            let value = |p: usize| {
+                let mut locals = vec![0i32; usize::from(g.tables.winners_locals).max(16)];
+                locals[0] = p as i32;
+                eval::Ev {
+                    g,
+                    c: &self.core,
+                    locals: &mut locals,
+                    rng: None,
+                }
+                .eval(key)
+                .unwrap_or(0)
+            };
+            let values: Vec<i32> = tied.iter().map(|p| value(*p)).collect();
+            let best = if g.tables.winners_highest {
+                values.iter().max()
+            } else {
+                values.iter().min()
+            };
+            let best = *best.expect("two or more tied");
+            tied = tied
+                .into_iter()
+                .zip(values)
+                .filter(|(_, v)| *v == best)
+                .map(|(p, _)| p)
+                .collect();
+        }
+        tied
     }
 
     /// The `winners` key for each player. A finished game's key cannot

@@ -28,7 +28,7 @@ impl Viewer {
 }
 
 impl State {
-    fn card_text(&self, game: &Game, card: i32, viewer: Viewer) -> String {
+    pub(super) fn card_text(&self, game: &Game, card: i32, viewer: Viewer) -> String {
         if card < 0 {
             return "none".into();
         }
@@ -51,6 +51,7 @@ impl State {
                 .get(v as usize)
                 .cloned()
                 .unwrap_or_else(|| "none".into()),
+            Ty::Zone if v < 0 || v as usize >= self.core.inst_zone.len() => "none".into(),
             Ty::Zone => self.zone_name(game, v as usize),
             _ => v.to_string(),
         }
@@ -171,30 +172,13 @@ impl State {
         for (zi, z) in t.zones.iter().enumerate() {
             let base = self.core.zone_base[zi] as usize;
             if let Some(b) = z.board {
-                // a board: its occupied cells, top row first
+                // a board: a grid with coordinates, pieces as symbols
                 let board = &t.boards[b as usize];
-                let mut cells: Vec<usize> = (0..board.cells.len())
-                    .filter(|k| !self.core.zones[base + k].is_empty())
-                    .collect();
-                cells.sort_by_key(|k| (-(board.cells[*k].1 as i32), board.cells[*k].0));
-                let _ = writeln!(out, "  {:<14} [{:>2}]", z.name, cells.len());
-                let mut row = None;
-                let mut line = String::new();
-                for k in cells {
-                    if row != Some(board.cells[k].1) && !line.is_empty() {
-                        let _ = writeln!(out, "    {line}");
-                        line.clear();
-                    }
-                    row = Some(board.cells[k].1);
-                    let names: Vec<String> = self.core.zones[base + k]
-                        .iter()
-                        .map(|c| self.card_text(game, *c as i32, viewer))
-                        .collect();
-                    let _ = write!(line, "{}:{}  ", board.cell_names[k], names.join("+"));
-                }
-                if !line.is_empty() {
-                    let _ = writeln!(out, "    {}", line.trim_end());
-                }
+                let pieces: usize = (0..board.cells.len())
+                    .map(|k| self.core.zones[base + k].len())
+                    .sum();
+                let _ = writeln!(out, "  {:<14} [{:>2}]", z.name, pieces);
+                out.push_str(&self.board_grid(game, zi, viewer, "    "));
                 continue;
             }
             let count = if z.per_player {
@@ -226,11 +210,20 @@ impl State {
                         s.push_str(&top.join(" "));
                         s
                     }
-                    _ => cards
-                        .iter()
-                        .map(|c| self.card_text(game, *c as i32, viewer))
-                        .collect::<Vec<_>>()
-                        .join(" "),
+                    _ => {
+                        let texts: Vec<String> = cards
+                            .iter()
+                            .map(|c| self.card_text(game, *c as i32, viewer))
+                            .collect();
+                        let items = if z.shape == Shape::Set {
+                            group_equal(texts)
+                        } else {
+                            texts
+                        };
+                        // long zones wrap under their first line
+                        let body = super::board_view::wrap(&items, "", 56);
+                        body.trim_end().replace('\n', &format!("\n{:21}", ""))
+                    }
                 };
                 let _ = writeln!(out, "  {name:<14} [{:>2}] {text}", cards.len());
             }
@@ -528,4 +521,19 @@ impl State {
         self.relist_edited(game);
         Ok(())
     }
+}
+
+/// A set's cards with equal names shown once with their number
+/// (`green-1 x5`), in the order each name first appears.
+fn group_equal(texts: Vec<String>) -> Vec<String> {
+    let mut out: Vec<(String, usize)> = Vec::new();
+    for t in texts {
+        match out.iter_mut().find(|(n, _)| *n == t) {
+            Some((_, c)) => *c += 1,
+            None => out.push((t, 1)),
+        }
+    }
+    out.into_iter()
+        .map(|(n, c)| if c > 1 { format!("{n} x{c}") } else { n })
+        .collect()
 }

@@ -14,7 +14,10 @@ pub fn cmd_state(s: &mut Session, args: &[&str], out: &mut String) -> Result<Flo
     match args {
         // the view says who is to choose, or that the game is over or stuck
         [] => out.push_str(&s.view(Viewer::All)),
-        [zone] => zone_table(s, zone, out)?,
+        [zone] => match s.state.find_board(&s.game, zone) {
+            Some(b) => out.push_str(&s.state.board_grid(&s.game, b, Viewer::All, "")),
+            None => zone_table(s, zone, out)?,
+        },
         _ => {
             return Err(format!(
                 "state takes at most one zone, got '{}'",

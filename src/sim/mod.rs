@@ -5,11 +5,15 @@
 //! `report.rs` holds the mergeable statistics, `render.rs` prints them.
 //! This file is the command line.
 
+pub mod csv;
+mod interrupt;
 mod play;
 mod render;
 mod report;
 
-pub use play::{SimConfig, agent_seed, game_seed, play_game, simulate, simulate_with};
+pub use play::{
+    SimConfig, agent_seed, game_seed, play_game, simulate, simulate_each, simulate_with,
+};
 pub use render::{Timing, json_number, json_string};
 pub use report::{GameOutcome, GameResult, Incident, Incidents, KEEP_INCIDENTS, SimReport, Tally};
 
@@ -17,7 +21,8 @@ use crate::agent::AgentKind;
 use crate::engine::Game;
 use std::io::IsTerminal;
 use std::path::PathBuf;
-use std::time::Instant;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
 #[derive(clap::Args, Debug)]
 pub struct SimArgs {
@@ -57,6 +62,9 @@ pub struct SimArgs {
     /// Print the report as JSON.
     #[arg(long)]
     pub json: bool,
+    /// Write one CSV record per game to FILE (seed, length, scores, winners).
+    #[arg(long, value_name = "FILE")]
+    pub csv: Option<PathBuf>,
 }
 
 /// Turn the command line into a configuration, or a one-line error.
@@ -96,21 +104,41 @@ pub fn run(args: SimArgs) -> u8 {
         }
     };
     let start = Instant::now();
+    interrupt::install();
+    let rows = Mutex::new(Vec::new());
     let (report, threads) = if args.trace {
         (trace(&game, &cfg), 1)
     } else {
-        let bar = progress_bar(cfg.games);
-        let tick = || {
+        let bar = progress_bar(cfg.games, start);
+        let each = |r: &GameResult| {
+            if args.csv.is_some()
+                && let Ok(mut rows) = rows.lock()
+            {
+                rows.push((r.index, csv::row(r, cfg.players)));
+            }
             if let Some(b) = &bar {
-                b.inc(1);
+                b.tick(start);
             }
         };
-        let report = simulate_with(&game, &cfg, &tick);
+        let report = simulate_each(&game, &cfg, &each, interrupt::flag());
         if let Some(b) = bar {
-            b.finish_and_clear();
+            b.bar.finish_and_clear();
         }
         (report, cfg.jobs.unwrap_or_else(rayon::current_num_threads))
     };
+    if interrupt::interrupted() {
+        eprintln!(
+            "interrupted: {} of {} games played; the report covers those",
+            report.games, cfg.games
+        );
+    }
+    if let Some(path) = &args.csv {
+        let rows = rows.into_inner().unwrap_or_default();
+        if let Err(e) = std::fs::write(path, csv::table(rows, cfg.players)) {
+            eprintln!("error: cannot write {}: {e}", path.display());
+            return 1;
+        }
+    }
     let timing = Timing {
         seconds: start.elapsed().as_secs_f64(),
         threads,
@@ -123,18 +151,79 @@ pub fn run(args: SimArgs) -> u8 {
     u8::from(report.errors() > 0)
 }
 
-/// A progress bar on a terminal, for batches long enough to want one.
-fn progress_bar(games: u64) -> Option<indicatif::ProgressBar> {
-    if games < 2000 || !std::io::stderr().is_terminal() {
+/// A progress bar on a terminal, drawn once a batch has run about a second.
+struct Progress {
+    bar: indicatif::ProgressBar,
+    shown: std::sync::atomic::AtomicBool,
+}
+
+impl Progress {
+    /// Count one game; show the bar once the run has lasted a second.
+    fn tick(&self, start: Instant) {
+        use std::sync::atomic::Ordering;
+        self.bar.inc(1);
+        if !self.shown.load(Ordering::Relaxed)
+            && start.elapsed() >= Duration::from_secs(1)
+            && !self.shown.swap(true, Ordering::Relaxed)
+        {
+            self.bar
+                .set_draw_target(indicatif::ProgressDrawTarget::stderr());
+        }
+    }
+}
+
+fn progress_bar(games: u64, start: Instant) -> Option<Progress> {
+    if games < 2 || !std::io::stderr().is_terminal() {
         return None;
     }
-    let bar = indicatif::ProgressBar::new(games);
-    if let Ok(style) =
-        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} games, {per_sec}, eta {eta}")
-    {
+    let bar = indicatif::ProgressBar::with_draw_target(
+        Some(games),
+        indicatif::ProgressDrawTarget::hidden(),
+    );
+    let style = indicatif::ProgressStyle::with_template(
+        "{bar:40} {human_pos}/{human_len} games, {rate}, eta {eta}",
+    )
+    .map(|s| {
+        s.with_key(
+            "rate",
+            move |st: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                let secs = start.elapsed().as_secs_f64().max(1e-9);
+                let _ = write!(w, "{} games/s", rate(st.pos() as f64 / secs));
+            },
+        )
+    });
+    if let Ok(style) = style {
         bar.set_style(style);
     }
-    Some(bar)
+    Some(Progress {
+        bar,
+        shown: std::sync::atomic::AtomicBool::new(false),
+    })
+}
+
+/// A rate for people: `12,345`, `812`, `3.4`, `0.25`.
+pub fn rate(r: f64) -> String {
+    if !r.is_finite() || r < 0.0 {
+        return "-".to_string();
+    }
+    if r >= 1000.0 {
+        let n = r.round() as u64;
+        let digits = n.to_string();
+        let mut out = String::new();
+        for (i, c) in digits.chars().enumerate() {
+            if i > 0 && (digits.len() - i).is_multiple_of(3) {
+                out.push(',');
+            }
+            out.push(c);
+        }
+        out
+    } else if r >= 100.0 {
+        format!("{r:.0}")
+    } else if r >= 10.0 {
+        format!("{r:.1}")
+    } else {
+        format!("{r:.2}")
+    }
 }
 
 /// Play the games one at a time, printing each decision and each ending.

@@ -8,6 +8,7 @@ use super::report::{GameOutcome, GameResult, SimReport};
 use crate::agent::{Agent, AgentKind};
 use crate::engine::{Action, Game, State};
 use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// What to play.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -126,12 +127,14 @@ pub fn play_game(
     watch: &mut dyn FnMut(&State, Action),
 ) -> GameResult {
     let seed = game_seed(cfg.seed, index);
-    let outcome = play_seeded(game, cfg, index, seed, buf, watch);
+    let mut scores = Vec::new();
+    let outcome = play_seeded(game, cfg, index, seed, buf, watch, &mut scores);
     GameResult {
         index,
         seed,
         outcome,
         rotation: cfg.rotation(index),
+        scores,
     }
 }
 
@@ -142,6 +145,7 @@ fn play_seeded(
     seed: u64,
     buf: &mut Vec<Action>,
     watch: &mut dyn FnMut(&State, Action),
+    scores: &mut Vec<i32>,
 ) -> GameOutcome {
     let mut state = match State::new(game, cfg.players, seed, &cfg.options) {
         Ok(s) => s,
@@ -158,6 +162,7 @@ fn play_seeded(
     let mut taken: u32 = 0;
     loop {
         if state.is_over() {
+            *scores = state.scores(game);
             return GameOutcome::Finished {
                 turns: state.turns,
                 decisions: state.decisions,
@@ -217,18 +222,35 @@ pub fn simulate(game: &Game, cfg: &SimConfig) -> SimReport {
 
 /// Like [`simulate`], calling `tick` after each game (for progress bars).
 pub fn simulate_with(game: &Game, cfg: &SimConfig, tick: &(dyn Fn() + Sync)) -> SimReport {
+    simulate_each(game, cfg, &|_| tick(), &AtomicBool::new(false))
+}
+
+/// Like [`simulate`], showing each game's result to `each` as it ends, and
+/// starting no new game once `stop` is set (the report then holds the games
+/// played so far).
+pub fn simulate_each(
+    game: &Game,
+    cfg: &SimConfig,
+    each: &(dyn Fn(&GameResult) + Sync),
+    stop: &AtomicBool,
+) -> SimReport {
     let work = || {
         (cfg.first..cfg.first.saturating_add(cfg.games))
             .into_par_iter()
             .map_init(Vec::new, |buf, i| {
+                if stop.load(Ordering::Relaxed) {
+                    return None;
+                }
                 let r = play_game(game, cfg, i, buf, &mut |_, _| {});
-                tick();
-                r
+                each(&r);
+                Some(r)
             })
             .fold(
                 || SimReport::empty(game, cfg),
                 |mut rep, r| {
-                    rep.add(r);
+                    if let Some(r) = r {
+                        rep.add(r);
+                    }
                     rep
                 },
             )

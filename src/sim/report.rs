@@ -33,6 +33,8 @@ pub struct GameResult {
     pub outcome: GameOutcome,
     /// Seat `p` was played by the agent `p + rotation` of the list.
     pub rotation: usize,
+    /// Each seat's first `winners` key at the end (empty unless finished).
+    pub scores: Vec<i32>,
 }
 
 /// One game that went wrong.

@@ -203,6 +203,8 @@ pub struct WinnersDecl {
     pub key: Expr,
     /// `where COND`: who may win at all (none admitted: nobody wins).
     pub filter: Option<Expr>,
+    /// Further keys of `winners highest (a, b, ...)`, compared in order among ties.
+    pub tiebreak: Vec<Expr>,
     pub span: Span,
 }
 
@@ -223,6 +225,12 @@ pub enum AssignOp {
     Set,
     Add,
     Sub,
+}
+
+#[derive(Clone, Debug)]
+pub struct MatchArm {
+    pub values: Vec<Name>,
+    pub body: Block,
 }
 
 #[derive(Clone, Debug)]
@@ -258,6 +266,10 @@ pub enum InterpPart {
 pub enum StmtKind {
     Let(Name, Expr),
     Assign(Name, Option<Name>, AssignOp, Expr),
+    /// `OWNER.var op value` where the owner is a call or a parenthesised expression.
+    AssignAt(Expr, Name, AssignOp, Expr),
+    /// `match e { A | B => { ... } _ => { ... } }`: arms of enum value names (`_` for any).
+    Match(Expr, Vec<MatchArm>),
     If(Expr, Block, Option<Block>),
     Loop(Block),
     While(Expr, Block),

@@ -4,7 +4,7 @@
 //! statement, unexpected token) with the form of the construct as help.
 
 use super::super::Rule;
-use super::words::{EXPR_STARTS, FORMS, OPERATORS, STMT_WORDS, SYNONYMS};
+use super::words::{EXPR_STARTS, FORMS, OPERATORS, RESERVED, STMT_WORDS, SYNONYMS};
 use super::{Braces, ITEM_WORDS, braces, code_end, first_word, unterminated_string};
 use crate::diag::{Diagnostic, Span};
 use pest::error::{ErrorVariant, InputLocation};
@@ -283,6 +283,14 @@ pub(super) fn to_diagnostic(
         return d.help(help);
     }
     let found = token_at(chunk, pos);
+    if RESERVED.contains(&found) && expected.iter().any(|x| x == "a name") {
+        let at = offset + pos;
+        return Diagnostic::error("E0006", format!("`{found}` is a reserved word"))
+            .label(Span::new(at, at + found.len()), "cannot be a name")
+            .help(format!(
+                "rename it, for example `my_{found}`: docs/language.md lists the reserved words"
+            ));
+    }
     let line_start = chunk[..pos].rfind('\n').map_or(0, |i| i + 1);
     let first_on_line = chunk[line_start..pos].trim().is_empty();
     let line_could_start = expected

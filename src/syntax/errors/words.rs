@@ -90,6 +90,7 @@ pub(crate) const FORMS: &[(&str, &str)] = &[
     ("break", "`break`, alone: it leaves the innermost loop"),
     ("checkpoint", "`checkpoint`, alone"),
     ("rollback", "`rollback`, alone"),
+    ("match", "`match VALUE { A | B => { ... } _ => { ... } }`"),
     (
         "otherwise",
         "`otherwise { ... }`, the last thing in a `choose`",
@@ -149,6 +150,48 @@ pub(crate) const STMT_WORDS: &[&str] = &[
     "break",
     "checkpoint",
     "rollback",
+    "match",
+];
+
+/// Words that cannot name anything: the grammar's `keyword` rule. The
+/// declaration words are not among them (`zone deck: ...` is fine).
+pub(crate) const RESERVED: &[&str] = &[
+    "let",
+    "if",
+    "else",
+    "loop",
+    "while",
+    "for",
+    "in",
+    "where",
+    "when",
+    "choose",
+    "window",
+    "otherwise",
+    "move",
+    "all",
+    "to",
+    "deal",
+    "from",
+    "shuffle",
+    "swap",
+    "with",
+    "peek",
+    "at",
+    "reveal",
+    "end",
+    "leave",
+    "return",
+    "break",
+    "checkpoint",
+    "rollback",
+    "then",
+    "and",
+    "or",
+    "not",
+    "true",
+    "false",
+    "none",
 ];
 
 pub(crate) const OPERATORS: &[&str] = &[
@@ -161,7 +204,7 @@ pub(crate) const EXPR_STARTS: &[&str] = &[
 #[cfg(test)]
 mod tests {
     use super::super::ITEM_WORDS;
-    use super::{FORMS, STMT_WORDS};
+    use super::{FORMS, RESERVED, STMT_WORDS};
 
     const GRAMMAR: &str = include_str!("../../../grammar/rules.pest");
 
@@ -188,6 +231,18 @@ mod tests {
                 (alt.to_string(), word)
             })
             .collect()
+    }
+
+    /// The reserved words are exactly the grammar's `keyword` rule.
+    #[test]
+    fn reserved_words_follow_the_grammar() {
+        let body = GRAMMAR
+            .split("\nkeyword = @{")
+            .nth(1)
+            .and_then(|r| r.split("~ !ident_char").next())
+            .expect("keyword rule");
+        let words: Vec<&str> = body.split('"').skip(1).step_by(2).collect();
+        assert_eq!(words, RESERVED, "keep RESERVED in step with `keyword`");
     }
 
     /// Recovery cuts files at declaration keywords: it must know them all.
