@@ -51,6 +51,7 @@ impl State {
                 .get(v as usize)
                 .cloned()
                 .unwrap_or_else(|| "none".into()),
+            Ty::Zone if v < 0 || v as usize >= self.core.inst_zone.len() => "none".into(),
             Ty::Zone => self.zone_name(game, v as usize),
             _ => v.to_string(),
         }
