@@ -71,6 +71,8 @@ pub(crate) struct Checker {
     pub funcs: Vec<(ast::FnDecl, Vec<Ty>, Ty)>,
     /// Functions being expanded (to refuse recursion).
     pub expanding: Vec<u16>,
+    /// Function expansions so far (bounded: see `expr::MAX_FN_EXPANSIONS`).
+    pub expansions: usize,
 }
 
 /// Check a parsed file. Returns the HIR (usable only when no diagnostic is
@@ -88,6 +90,7 @@ pub fn check(file: &ast::File) -> (Hir, Vec<Diagnostic>) {
         dups: Vec::new(),
         funcs: Vec::new(),
         expanding: Vec::new(),
+        expansions: 0,
     };
     c.declare_all(file);
     c.check_decks(file);

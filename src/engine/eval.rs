@@ -64,7 +64,7 @@ impl Coll {
                 .map(|m| move_len(g, c, start, *m, facing, n))
                 .sum(),
             Coll::Players | Coll::Order(_) => c.n as usize,
-            Coll::Range(lo, hi) => (hi - lo + 1).max(0) as usize,
+            Coll::Range(lo, hi) => (hi as i64 - lo as i64 + 1).max(0) as usize,
             Coll::Enum(e) => g.tables.enums[e as usize].values.len(),
         }
     }

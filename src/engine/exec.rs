@@ -10,6 +10,12 @@ use crate::graph::{Graph, Node};
 use crate::syntax::ast::AssignOp;
 use serde::{Deserialize, Serialize};
 
+/// Limits of a running game (docs/language.md, "Limits"); passing one is a
+/// rules fault with the line, not a crash or unbounded memory.
+pub const MAX_CALL_DEPTH: usize = 1000;
+pub const MAX_CHECKPOINTS: usize = 64;
+pub const MAX_FOR_VALUES: usize = 1_000_000;
+
 /// One legal move: which arm of the pending choice, and the value it binds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Action {
@@ -155,6 +161,9 @@ impl State {
             Node::ForStart { coll, iter } => {
                 let coll = self.ev(g, |ev| ev.coll(coll))?;
                 let len = coll.len(g, &self.core);
+                if len > MAX_FOR_VALUES {
+                    return Err("a `for` over more than 1,000,000 values");
+                }
                 let base = self.scratch.len();
                 self.scratch.push(len as i32);
                 self.scratch.push(0);
@@ -294,6 +303,9 @@ impl State {
                 }
             }
             Node::Checkpoint => {
+                if self.checkpoints.len() >= MAX_CHECKPOINTS {
+                    return Err("more than 64 checkpoints are kept at once (each `checkpoint` needs a `rollback` or the end of its phase)");
+                }
                 self.checkpoints.push(self.core.clone());
                 self.set_pc(next);
             }
@@ -322,6 +334,11 @@ impl State {
                 }
                 for (i, a) in args.iter().enumerate() {
                     vals[i] = self.ev(g, |ev| ev.eval(a))?;
+                }
+                if self.frames.len() >= MAX_CALL_DEPTH {
+                    return Err(
+                        "phases call each other more than 1000 deep: is there an endless recursion?",
+                    );
                 }
                 self.set_pc(next);
                 self.call(g, *p, &vals[..args.len()]);
