@@ -10,7 +10,7 @@
 //!
 //! Helper files that are not cases live in subfolders (`tests/hostile/data/`).
 
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -85,6 +85,11 @@ fn cut(text: &str) -> String {
         if l.starts_with("speed ") || l.contains("games/s") {
             l = "speed [...]".into();
         }
+        if let Some(i) = l.rfind(" in ")
+            && l.ends_with(" s")
+        {
+            l = format!("{} in [time]", &l[..i]);
+        }
         out.push_str(l.trim_end());
         out.push('\n');
     }
@@ -132,9 +137,7 @@ fn run(case: &Case) -> Outcome {
         std::thread::spawn(move || {
             let mut v = Vec::new();
             // Bounded: a runaway printer must not fill the test's memory.
-            let _ = std::io::Read::by_ref(&mut p)
-                .take(4 << 20)
-                .read_to_end(&mut v);
+            let _ = (&mut p).take(4 << 20).read_to_end(&mut v);
             let _ = std::io::copy(&mut p, &mut std::io::sink());
             String::from_utf8_lossy(&v).to_string()
         })
