@@ -202,7 +202,11 @@ impl Diagnostics {
                 diag: d,
                 src: NamedSource::new(self.source.name.clone(), self.source.text.clone()),
             };
-            let _ = handler.render_report(&mut out, &report);
+            if self.too_wide(d) {
+                self.render_unframed(&mut out, d);
+            } else {
+                let _ = handler.render_report(&mut out, &report);
+            }
             out.push('\n');
         }
         let errors = self.error_count();
@@ -215,12 +219,52 @@ impl Diagnostics {
     }
 }
 
+impl Diagnostics {
+    /// Whether a label sits so far along its line that miette cannot draw
+    /// it (its padding is limited to 65,535 columns).
+    fn too_wide(&self, d: &Diagnostic) -> bool {
+        let text = &self.source.text;
+        d.labels.iter().any(|(span, _)| {
+            let end = (span.end as usize).min(text.len());
+            let start = text[..end].rfind('\n').map_or(0, |i| i + 1);
+            end - start > 50_000
+        })
+    }
+
+    /// A diagnostic without its source excerpt: title, place, labels, help.
+    fn render_unframed(&self, out: &mut String, d: &Diagnostic) {
+        use std::fmt::Write;
+        let _ = writeln!(out, "{}\n\n  × {}", d.code, d.message);
+        for (span, label) in &d.labels {
+            let at = (span.start as usize).min(self.source.text.len());
+            let line_start = self.source.text[..at].rfind('\n').map_or(0, |i| i + 1);
+            let col = self.source.text[line_start..at].chars().count() + 1;
+            let line = self.source.line_of(span.start);
+            let _ = writeln!(
+                out,
+                "   [{}:{line}:{col}] {label} (the line is too long to show)",
+                self.source.name
+            );
+        }
+        if let Some(h) = &d.help {
+            let _ = writeln!(out, "  help: {h}");
+        }
+    }
+}
+
+/// Names longer than this get no "did you mean" (the distance costs the
+/// product of the two lengths).
+const MAX_SUGGEST_LEN: usize = 200;
+
 /// The closest of `candidates` to `name`, for "did you mean" hints. Never
 /// `name` itself; a swap of two neighbouring letters counts as one edit.
 pub fn did_you_mean<'a>(name: &str, candidates: impl Iterator<Item = &'a str>) -> Option<&'a str> {
     let mut best: Option<(usize, &str)> = None;
+    if name.len() > MAX_SUGGEST_LEN {
+        return None;
+    }
     for c in candidates {
-        if c == name {
+        if c == name || c.len() > MAX_SUGGEST_LEN {
             continue;
         }
         let d = if c.eq_ignore_ascii_case(name) {

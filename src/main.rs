@@ -107,6 +107,9 @@ fn main() -> ExitCode {
     ExitCode::from(code)
 }
 
+/// Deeper perft counts would run for ages (they grow exponentially).
+const MAX_PERFT_DEPTH: u32 = 32;
+
 fn perft(
     file: &std::path::Path,
     depth: u32,
@@ -116,6 +119,10 @@ fn perft(
     seed: u64,
     divide: bool,
 ) -> u8 {
+    if depth > MAX_PERFT_DEPTH {
+        eprintln!("error: --depth may be at most {MAX_PERFT_DEPTH}, not {depth}");
+        return 2;
+    }
     let game = match grail::Game::load(file) {
         Ok(g) => g,
         Err(d) => {

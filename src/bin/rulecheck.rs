@@ -179,6 +179,12 @@ fn plan(a: &CheckArgs) -> Plan {
     if a.jobs == Some(0) {
         bad("--jobs must be at least 1");
     }
+    if let Some(j) = a.jobs.filter(|j| *j > grail::sim::MAX_JOBS) {
+        bad(&format!(
+            "--jobs may be at most {}, not {j}",
+            grail::sim::MAX_JOBS
+        ));
+    }
     Plan {
         games: a.games,
         seed: a.seed,

@@ -191,7 +191,12 @@ impl Checker {
         if choices.iter().any(|ch| ch.1.is_empty()) {
             return;
         }
-        let combos: usize = choices.iter().map(|ch| ch.1.len()).product();
+        let combos = choices
+            .iter()
+            .fold(1usize, |a, ch| a.saturating_mul(ch.1.len()));
+        if !self.cards_fit(combos, entry) {
+            return;
+        }
         for _ in 0..entry.copies.max(0) {
             for k in 0..combos {
                 // decode k in mixed radix: the last field varies fastest
@@ -238,7 +243,14 @@ impl Checker {
                 vals.push(*i as i32);
                 names.push(i.to_string());
             }
-            (FieldValue::Range(lo, hi, _), Ty::Int) => {
+            (FieldValue::Range(lo, hi, span), Ty::Int) => {
+                if hi.saturating_sub(*lo) >= MAX_CARDS as i64 {
+                    self.error(too_many_cards(
+                        *span,
+                        format!("this range has {} values", hi.saturating_sub(*lo) + 1),
+                    ));
+                    return;
+                }
                 for i in *lo..=*hi {
                     vals.push(i as i32);
                     names.push(i.to_string());
@@ -287,6 +299,37 @@ impl Checker {
                 );
             }
         }
+    }
+}
+
+/// The most cards a game may have (card ids are 16 bits wide; the limit
+/// keeps expansion cheap and is documented in docs/language.md, "Limits").
+pub const MAX_CARDS: usize = 50_000;
+
+fn too_many_cards(span: Span, what: String) -> Diagnostic {
+    Diagnostic::error("E0117", format!("too many cards: {what}"))
+        .label(span, format!("a game may have at most {MAX_CARDS} cards"))
+        .help(format!(
+            "the cards of all decks together may number at most {MAX_CARDS}; use fewer copies or narrower ranges"
+        ))
+}
+
+impl super::Checker {
+    /// Whether `copies x combos` more cards stay within [`MAX_CARDS`]; if
+    /// not, the entry is refused (before anything is allocated).
+    fn cards_fit(&mut self, combos: usize, entry: &ast::DeckEntry) -> bool {
+        let copies = entry.copies.max(0) as u64;
+        let total = (combos as u64)
+            .saturating_mul(copies)
+            .saturating_add(self.tables.cards.len() as u64);
+        if total <= MAX_CARDS as u64 {
+            return true;
+        }
+        self.error(too_many_cards(
+            entry.span,
+            format!("this entry would bring the game to {total} cards"),
+        ));
+        false
     }
 }
 

@@ -7,6 +7,11 @@ use super::{Checker, Sym, a};
 use crate::diag::{Diagnostic, Span};
 use crate::syntax::ast::{self, AggKind, BinOp, ExprKind, UnOp};
 
+/// Functions nested in each other's expansions (docs/language.md, "Limits").
+pub const MAX_FN_NESTING: usize = 32;
+/// Function expansions in a whole game (each use of a `fn` is one).
+pub const MAX_FN_EXPANSIONS: usize = 100_000;
+
 /// Local variables in scope, innermost last; slots are never reused within a procedure.
 #[derive(Default)]
 pub(crate) struct Scope {
@@ -438,6 +443,20 @@ impl Checker {
                     .label(span, "recursive call")
                     .help("functions are expanded where they are used, so they cannot recurse; use a phase with a loop"),
             );
+            return (Expr::Int(0), Ty::Error);
+        }
+        self.expansions += 1;
+        if self.expanding.len() >= MAX_FN_NESTING || self.expansions > MAX_FN_EXPANSIONS {
+            if self.expansions <= MAX_FN_EXPANSIONS + 1 || self.expanding.len() >= MAX_FN_NESTING {
+                self.error(
+                    Diagnostic::error("E0118", format!("too many function expansions at `{}`", name.text))
+                        .label(span, "expanded here")
+                        .help(format!(
+                            "functions are expanded where they are used: at most {MAX_FN_NESTING} nested in each other \
+                             and {MAX_FN_EXPANSIONS} expansions in all; use a `let` for a value used twice"
+                        )),
+                );
+            }
             return (Expr::Int(0), Ty::Error);
         }
         // Each argument is evaluated once, into a slot of the caller's frame

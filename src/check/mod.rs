@@ -75,24 +75,34 @@ pub(crate) struct Checker {
     pub funcs: Vec<(ast::FnDecl, Vec<Ty>, Ty)>,
     /// Functions being expanded (to refuse recursion).
     pub expanding: Vec<u16>,
+    /// Function expansions so far (bounded: see `expr::MAX_FN_EXPANSIONS`).
+    pub expansions: usize,
+}
+
+impl Checker {
+    /// A checker with empty tables, before any declaration is read.
+    fn new() -> Checker {
+    Checker {
+            diags: Vec::new(),
+            tables: Tables::default(),
+            usage: Usage::default(),
+            names: HashMap::new(),
+            enum_values: HashMap::new(),
+            procs: Vec::new(),
+            calls: Vec::new(),
+            ends: Vec::new(),
+            dups: Vec::new(),
+            funcs: Vec::new(),
+            expanding: Vec::new(),
+            expansions: 0,
+            }
+    }
 }
 
 /// Check a parsed file. Returns the HIR (usable only when no diagnostic is
 /// an error) and every diagnostic found.
 pub fn check(file: &ast::File) -> (Hir, Vec<Diagnostic>) {
-    let mut c = Checker {
-        diags: Vec::new(),
-        tables: Tables::default(),
-        usage: Usage::default(),
-        names: HashMap::new(),
-        enum_values: HashMap::new(),
-        procs: Vec::new(),
-        calls: Vec::new(),
-        ends: Vec::new(),
-        dups: Vec::new(),
-        funcs: Vec::new(),
-        expanding: Vec::new(),
-    };
+    let mut c = Checker::new();
     c.declare_all(file);
     c.check_decks(file);
     c.check_vars(file);

@@ -10,19 +10,7 @@ use super::*;
 /// bound to locals `0..players`. Returns the typed expression, or the
 /// messages of what is wrong with it.
 pub fn check_expr(file: &ast::File, e: &ast::Expr, players: usize) -> Result<(Expr, Ty), String> {
-    let mut c = Checker {
-        diags: Vec::new(),
-        tables: Tables::default(),
-        usage: Usage::default(),
-        names: HashMap::new(),
-        enum_values: HashMap::new(),
-        procs: Vec::new(),
-        calls: Vec::new(),
-        ends: Vec::new(),
-        dups: Vec::new(),
-        funcs: Vec::new(),
-        expanding: Vec::new(),
-    };
+    let mut c = Checker::new();
     c.declare_all(file);
     c.check_decks(file);
     c.check_vars(file);

@@ -34,6 +34,12 @@ pub enum Fault {
     TooManyArguments,
     NoDecisionPending,
     CannotPass,
+    /// A `for` over more values than [`super::exec::MAX_FOR_VALUES`].
+    ForTooLong,
+    /// Calls nested deeper than [`super::exec::MAX_CALL_DEPTH`].
+    CallsTooDeep,
+    /// More checkpoints open than [`super::exec::MAX_CHECKPOINTS`].
+    TooManyCheckpoints,
     /// No decision within [`super::STEP_BUDGET`] steps.
     Runaway,
 }
@@ -61,6 +67,9 @@ impl Fault {
             Fault::TooManyArguments => "too many arguments (at most 16)",
             Fault::NoDecisionPending => "no decision is pending",
             Fault::CannotPass => "this choice cannot be passed",
+            Fault::ForTooLong => "a `for` over more than 1,000,000 values",
+            Fault::CallsTooDeep => "phases call each other more than 1000 deep: is there an endless recursion?",
+            Fault::TooManyCheckpoints => "more than 64 checkpoints are kept at once (each `checkpoint` needs a `rollback` or the end of its phase)",
             Fault::Runaway => "runaway",
         }
     }

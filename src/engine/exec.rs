@@ -10,6 +10,12 @@ use crate::graph::{Graph, Node};
 use crate::syntax::ast::AssignOp;
 use serde::{Deserialize, Serialize};
 
+/// Limits of a running game (docs/language.md, "Limits"); passing one is a
+/// rules fault with the line, not a crash or unbounded memory.
+pub const MAX_CALL_DEPTH: usize = 1000;
+pub const MAX_CHECKPOINTS: usize = 64;
+pub const MAX_FOR_VALUES: usize = 1_000_000;
+
 /// One legal move: which arm of the pending choice, and the value it binds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Action {
@@ -154,6 +160,10 @@ impl State {
             }
             Node::ForStart { coll, iter } => {
                 let coll = self.ev(g, |ev| ev.coll(coll))?;
+                let len = coll.len(g, &self.core);
+                if len > MAX_FOR_VALUES {
+                    return Err(Fault::ForTooLong);
+                }
                 let base = self.scratch.len();
                 self.scratch.push(0);
                 self.scratch.push(0);
@@ -310,6 +320,9 @@ impl State {
                 }
             }
             Node::Checkpoint => {
+                if self.checkpoints.len() >= MAX_CHECKPOINTS {
+                    return Err(Fault::TooManyCheckpoints);
+                }
                 self.checkpoints.push(self.core.clone());
                 self.set_pc(next);
             }
@@ -338,6 +351,9 @@ impl State {
                 }
                 for (i, a) in args.iter().enumerate() {
                     vals[i] = self.ev(g, |ev| ev.eval(a))?;
+                }
+                if self.frames.len() >= MAX_CALL_DEPTH {
+                    return Err(Fault::CallsTooDeep);
                 }
                 self.set_pc(next);
                 self.call(g, *p, &vals[..args.len()]);

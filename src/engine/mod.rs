@@ -155,19 +155,20 @@ impl Game {
             });
         };
         let o = &self.options()[i];
-        let v: i32 = value.parse().map_err(|_| OptionError::NotANumber {
+        // A number too large for 32 bits is still a number: say the range.
+        let wide: i128 = value.parse().map_err(|_| OptionError::NotANumber {
             name: name.to_string(),
             value: value.to_string(),
         })?;
-        if v < o.min || v > o.max {
+        if wide < i128::from(o.min) || wide > i128::from(o.max) {
             return Err(OptionError::OutOfRange {
                 name: name.to_string(),
                 min: o.min,
                 max: o.max,
-                value: v,
+                value: wide,
             });
         }
-        opts[i] = v;
+        opts[i] = wide as i32;
         Ok(())
     }
     pub fn card_count(&self) -> usize {
@@ -200,7 +201,7 @@ pub enum OptionError {
         name: String,
         min: i32,
         max: i32,
-        value: i32,
+        value: i128,
     },
 }
 
@@ -268,15 +269,50 @@ pub struct PendingChoice {
 /// replace the base's; diagnostics then show the combined text.
 pub fn read_rules(path: &Path) -> Result<Source, Diagnostics> {
     let name = path.display().to_string();
-    match std::fs::read_to_string(path) {
+    match read_text(path) {
         Ok(text) => with_base(path, text, 0),
-        Err(e) => {
+        Err(Err(d)) => Err(d),
+        Err(Ok(e)) => {
             let mut d = Diagnostics::new(Source::new(name.clone(), ""));
             d.push(
                 Diagnostic::error("E0000", format!("cannot read `{name}`: {e}"))
                     .help("check the path; rules files live in rules/ and examples/"),
             );
             Err(d)
+        }
+    }
+}
+
+/// How many variants may extend each other (a variant of a variant ...).
+pub const MAX_VARIANT_DEPTH: usize = 8;
+
+/// Read a rules file as text: invalid UTF-8 is reported with its line and
+/// byte offset, and a leading byte-order mark is dropped.
+fn read_text(path: &Path) -> Result<String, Result<std::io::Error, Diagnostics>> {
+    let bytes = std::fs::read(path).map_err(Ok)?;
+    match String::from_utf8(bytes) {
+        Ok(text) => Ok(match text.strip_prefix('\u{feff}') {
+            Some(rest) => rest.to_string(),
+            None => text,
+        }),
+        Err(e) => {
+            let bytes = e.as_bytes();
+            let at = e.utf8_error().valid_up_to();
+            let line = bytes[..at].iter().filter(|b| **b == b'\n').count() + 1;
+            let col = at - bytes[..at].iter().rposition(|b| *b == b'\n').map_or(0, |i| i + 1) + 1;
+            let name = path.display().to_string();
+            let mut d = Diagnostics::new(Source::new(name.clone(), ""));
+            d.push(
+                Diagnostic::error(
+                    "E0000",
+                    format!(
+                        "`{name}` is not UTF-8 text: byte {at} (line {line}, column {col}) is 0x{:02x}",
+                        bytes[at]
+                    ),
+                )
+                .help("rules files are UTF-8 text; save the file as UTF-8 in your editor"),
+            );
+            Err(Err(d))
         }
     }
 }
@@ -297,14 +333,22 @@ fn with_base(path: &Path, text: String, depth: usize) -> Result<Source, Diagnost
         );
         d
     };
-    if depth > 8 {
-        return Err(fail("variants extend each other in a circle".into()));
+    if depth >= MAX_VARIANT_DEPTH {
+        let circle = variant_circle(path);
+        return Err(fail(if circle {
+            "variants extend each other in a circle".into()
+        } else {
+            format!(
+                "variants extend each other more than {MAX_VARIANT_DEPTH} deep (a variant of a variant ...)"
+            )
+        }));
     }
-    let base_text = std::fs::read_to_string(&base_path).map_err(|e| {
-        fail(format!(
+    let base_text = read_text(&base_path).map_err(|e| match e {
+        Ok(e) => fail(format!(
             "cannot read the base `{}`: {e}",
             base_path.display()
-        ))
+        )),
+        Err(d) => d,
     })?;
     let base_source = with_base(&base_path, base_text, depth + 1)?;
     let combined = format!("{}\n{}", base_source.text, text);
@@ -314,6 +358,24 @@ fn with_base(path: &Path, text: String, depth: usize) -> Result<Source, Diagnost
     );
     source.base_len = base_source.text.len() as u32 + 1;
     Ok(source)
+}
+
+/// Whether following the bases from `path` comes back to a file already seen.
+fn variant_circle(path: &Path) -> bool {
+    let mut seen = Vec::new();
+    let mut at = path.to_path_buf();
+    for _ in 0..=2 * MAX_VARIANT_DEPTH {
+        let key = std::fs::canonicalize(&at).unwrap_or(at.clone());
+        if seen.contains(&key) {
+            return true;
+        }
+        seen.push(key);
+        let Some(base) = std::fs::read_to_string(&at).ok().and_then(|t| variant_base(&t)) else {
+            return false;
+        };
+        at = at.parent().unwrap_or(Path::new(".")).join(base);
+    }
+    false
 }
 
 /// The base named by a `variant "NAME" extends "BASE"` line, if any.

@@ -87,6 +87,16 @@ pub fn merge(parts: &[(String, Part)], config: &Config) -> Result<Report, String
     };
     let mut plan = first.plan.clone();
     plan.shard = None;
+    for (name, p) in parts {
+        plausible(name, p)?;
+    }
+    if shard.n as usize > parts.len() {
+        // Find the first missing slice without allocating `n` slots.
+        let missing = (1..=shard.n)
+            .find(|k| !parts.iter().any(|(_, p)| p.plan.shard.is_some_and(|s| s.k == *k)))
+            .unwrap_or(shard.n);
+        return Err(format!("shard {missing}/{} is missing", shard.n));
+    }
     let mut seen = vec![None; shard.n as usize];
     for (name, p) in parts {
         let mut theirs = p.plan.clone();
@@ -136,8 +146,25 @@ pub fn merge(parts: &[(String, Part)], config: &Config) -> Result<Report, String
                 f.path
             ));
         }
+        if let Some((_, layout)) = &f.game
+            && part_file
+                .stats
+                .iter()
+                .any(|s| s.nodes.len() != layout.nodes || s.arms.len() != layout.arms)
+        {
+            return Err(format!(
+                "{first_name}: not a plausible part file: its node counts do not fit {}",
+                f.path
+            ));
+        }
         let mut sum: Vec<Stats> = part_file.stats.clone();
-        for (_, p) in &parts[1..] {
+        for (name, p) in &parts[1..] {
+            let lengths = |s: &Stats| (s.nodes.len(), s.arms.len(), s.wins.len());
+            if p.files[i].stats.iter().map(lengths).ne(sum.iter().map(lengths)) {
+                return Err(format!(
+                    "{name}: not a plausible part file: its node counts do not match {first_name}'s"
+                ));
+            }
             for (a, b) in sum.iter_mut().zip(&p.files[i].stats) {
                 a.merge(b);
             }
@@ -145,4 +172,49 @@ pub fn merge(parts: &[(String, Part)], config: &Config) -> Result<Report, String
         stats.push(sum);
     }
     Ok(run.finish(stats))
+}
+
+/// Refuse a part whose numbers cannot come from a run (a tampered or
+/// damaged file), before anything is indexed or added up.
+fn plausible(name: &str, p: &Part) -> Result<(), String> {
+    let bad = |why: String| Err(format!("{name}: not a plausible part file: {why}"));
+    if let Some(s) = p.plan.shard
+        && (s.k == 0 || s.k > s.n)
+    {
+        return bad(format!("shard {}/{} does not exist", s.k, s.n));
+    }
+    for f in &p.files {
+        if f.stats.len() != f.columns.len() {
+            return bad(format!(
+                "{}: {} columns but {} sets of counts",
+                f.path,
+                f.columns.len(),
+                f.stats.len()
+            ));
+        }
+        for (c, st) in f.columns.iter().zip(&f.stats) {
+            let sum = |h: &super::stats::Histogram| {
+                h.0.values().try_fold(0u64, |a, n| a.checked_add(*n))
+            };
+            let why = if st.games > p.plan.games as u64 {
+                Some(format!("{} games in a run of {}", st.games, p.plan.games))
+            } else if st.finished > st.games {
+                Some(format!("{} of {} games finished", st.finished, st.games))
+            } else if st.ties.checked_add(st.no_winner).is_none_or(|n| n > st.finished) {
+                Some("more ties than finished games".into())
+            } else if sum(&st.turns) != Some(st.finished) || sum(&st.decisions) != Some(st.finished) {
+                Some("the turn or decision counts do not add up to the finished games".into())
+            } else if st.forced > st.choices || st.choices > st.offered {
+                Some("more forced decisions than decisions, or decisions than actions offered".into())
+            } else if st.wins.len() != c.players {
+                Some(format!("wins for {} seats in a {}-player column", st.wins.len(), c.players))
+            } else {
+                None
+            };
+            if let Some(why) = why {
+                return bad(format!("{}, column {}: {why}", f.path, c.label));
+            }
+        }
+    }
+    Ok(())
 }

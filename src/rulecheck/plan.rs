@@ -108,6 +108,9 @@ impl Vary {
     }
 }
 
+/// The most columns one run may have (docs/language.md, "Limits").
+pub const MAX_COLUMNS: usize = 1000;
+
 /// `--shard K/N`: the K-th of N slices of the games (1-based).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Shard {
@@ -251,6 +254,17 @@ impl Plan {
                 label.push(v.name());
                 rows.push((label, opts));
             }
+        }
+        // Columns multiply: refuse before building them all.
+        let total = self.varies.iter().fold(
+            (rows.len() as u64).saturating_mul(counts.len() as u64),
+            |n, v| n.saturating_mul(v.values.len() as u64),
+        );
+        if total > MAX_COLUMNS as u64 {
+            return Err(format!(
+                "this run would have {total} columns (variants x --vary values x player counts); \
+                 at most {MAX_COLUMNS} are allowed: vary fewer options at once"
+            ));
         }
         for vary in &self.varies {
             let mut next = Vec::new();

@@ -12,7 +12,7 @@ mod render;
 mod report;
 
 pub use play::{
-    SimConfig, agent_seed, game_seed, play_game, simulate, simulate_each, simulate_with,
+    MAX_JOBS, SimConfig, agent_seed, game_seed, play_game, simulate, simulate_each, simulate_with,
 };
 pub use render::{Timing, json_number, json_string};
 pub use report::{GameOutcome, GameResult, Incident, Incidents, KEEP_INCIDENTS, SimReport, Tally};

@@ -70,6 +70,9 @@ impl SimConfig {
         if self.jobs == Some(0) {
             return Err("--jobs must be at least 1".into());
         }
+        if let Some(j) = self.jobs.filter(|j| *j > MAX_JOBS) {
+            return Err(format!("--jobs may be at most {MAX_JOBS}, not {j}"));
+        }
         Ok(())
     }
 
@@ -214,6 +217,9 @@ fn stuck_message(game: &Game, state: &State) -> String {
         state.decisions
     )
 }
+
+/// The most threads `--jobs` may ask for (docs/language.md, "Limits").
+pub const MAX_JOBS: usize = 256;
 
 /// Play the batch described by `cfg` on all cores (or `cfg.jobs` threads).
 pub fn simulate(game: &Game, cfg: &SimConfig) -> SimReport {

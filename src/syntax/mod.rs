@@ -4,9 +4,10 @@
 
 pub mod ast;
 mod errors;
+pub mod limits;
 mod parse;
 
-pub use errors::parse_file;
+pub use limits::parse_file;
 
 use ast::{File, Item};
 

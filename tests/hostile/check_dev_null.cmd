@@ -1,0 +1,2 @@
+# an empty special file
+grail check /dev/null

@@ -1,0 +1,2 @@
+# a directory given as a rules file
+grail check rules

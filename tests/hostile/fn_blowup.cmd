@@ -1,0 +1,2 @@
+# exponential function inlining
+grail check tests/hostile/data/fn_blowup.rules

@@ -1,0 +1,2 @@
+# a part whose rules digest differs
+rulecheck merge tests/hostile/data/digest_changed.part tests/hostile/data/p2.part

@@ -1,0 +1,2 @@
+# wins for the wrong number of seats
+rulecheck merge tests/hostile/data/wins_wrong_len.part tests/hostile/data/p2.part

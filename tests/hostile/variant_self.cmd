@@ -1,0 +1,2 @@
+# a variant that extends itself
+grail check tests/hostile/data/chain/self.rules
