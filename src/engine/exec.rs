@@ -304,7 +304,9 @@ impl State {
             }
             Node::Checkpoint => {
                 if self.checkpoints.len() >= MAX_CHECKPOINTS {
-                    return Err("more than 64 checkpoints are kept at once (each `checkpoint` needs a `rollback` or the end of its phase)");
+                    return Err(
+                        "more than 64 checkpoints are kept at once (each `checkpoint` needs a `rollback` or the end of its phase)",
+                    );
                 }
                 self.checkpoints.push(self.core.clone());
                 self.set_pc(next);
