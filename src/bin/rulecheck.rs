@@ -180,7 +180,7 @@ fn plan(a: &CheckArgs) -> Plan {
         bad("--jobs must be at least 1");
     }
     if let Some(j) = a.jobs.filter(|j| *j > grail::sim::MAX_JOBS) {
-        bad(&format!(
+        bad(format!(
             "--jobs may be at most {}, not {j}",
             grail::sim::MAX_JOBS
         ));

@@ -299,7 +299,12 @@ fn read_text(path: &Path) -> Result<String, Result<std::io::Error, Diagnostics>>
             let bytes = e.as_bytes();
             let at = e.utf8_error().valid_up_to();
             let line = bytes[..at].iter().filter(|b| **b == b'\n').count() + 1;
-            let col = at - bytes[..at].iter().rposition(|b| *b == b'\n').map_or(0, |i| i + 1) + 1;
+            let col = at
+                - bytes[..at]
+                    .iter()
+                    .rposition(|b| *b == b'\n')
+                    .map_or(0, |i| i + 1)
+                + 1;
             let name = path.display().to_string();
             let mut d = Diagnostics::new(Source::new(name.clone(), ""));
             d.push(
@@ -370,7 +375,10 @@ fn variant_circle(path: &Path) -> bool {
             return true;
         }
         seen.push(key);
-        let Some(base) = std::fs::read_to_string(&at).ok().and_then(|t| variant_base(&t)) else {
+        let Some(base) = std::fs::read_to_string(&at)
+            .ok()
+            .and_then(|t| variant_base(&t))
+        else {
             return false;
         };
         at = at.parent().unwrap_or(Path::new(".")).join(base);

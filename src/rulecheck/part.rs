@@ -93,7 +93,11 @@ pub fn merge(parts: &[(String, Part)], config: &Config) -> Result<Report, String
     if shard.n as usize > parts.len() {
         // Find the first missing slice without allocating `n` slots.
         let missing = (1..=shard.n)
-            .find(|k| !parts.iter().any(|(_, p)| p.plan.shard.is_some_and(|s| s.k == *k)))
+            .find(|k| {
+                !parts
+                    .iter()
+                    .any(|(_, p)| p.plan.shard.is_some_and(|s| s.k == *k))
+            })
             .unwrap_or(shard.n);
         return Err(format!("shard {missing}/{} is missing", shard.n));
     }
@@ -160,7 +164,12 @@ pub fn merge(parts: &[(String, Part)], config: &Config) -> Result<Report, String
         let mut sum: Vec<Stats> = part_file.stats.clone();
         for (name, p) in &parts[1..] {
             let lengths = |s: &Stats| (s.nodes.len(), s.arms.len(), s.wins.len());
-            if p.files[i].stats.iter().map(lengths).ne(sum.iter().map(lengths)) {
+            if p.files[i]
+                .stats
+                .iter()
+                .map(lengths)
+                .ne(sum.iter().map(lengths))
+            {
                 return Err(format!(
                     "{name}: not a plausible part file: its node counts do not match {first_name}'s"
                 ));
@@ -193,21 +202,32 @@ fn plausible(name: &str, p: &Part) -> Result<(), String> {
             ));
         }
         for (c, st) in f.columns.iter().zip(&f.stats) {
-            let sum = |h: &super::stats::Histogram| {
-                h.0.values().try_fold(0u64, |a, n| a.checked_add(*n))
-            };
-            let why = if st.games > p.plan.games as u64 {
+            let sum =
+                |h: &super::stats::Histogram| h.0.values().try_fold(0u64, |a, n| a.checked_add(*n));
+            let why = if st.games > p.plan.games {
                 Some(format!("{} games in a run of {}", st.games, p.plan.games))
             } else if st.finished > st.games {
                 Some(format!("{} of {} games finished", st.finished, st.games))
-            } else if st.ties.checked_add(st.no_winner).is_none_or(|n| n > st.finished) {
+            } else if st
+                .ties
+                .checked_add(st.no_winner)
+                .is_none_or(|n| n > st.finished)
+            {
                 Some("more ties than finished games".into())
-            } else if sum(&st.turns) != Some(st.finished) || sum(&st.decisions) != Some(st.finished) {
+            } else if sum(&st.turns) != Some(st.finished) || sum(&st.decisions) != Some(st.finished)
+            {
                 Some("the turn or decision counts do not add up to the finished games".into())
             } else if st.forced > st.choices || st.choices > st.offered {
-                Some("more forced decisions than decisions, or decisions than actions offered".into())
+                Some(
+                    "more forced decisions than decisions, or decisions than actions offered"
+                        .into(),
+                )
             } else if st.wins.len() != c.players {
-                Some(format!("wins for {} seats in a {}-player column", st.wins.len(), c.players))
+                Some(format!(
+                    "wins for {} seats in a {}-player column",
+                    st.wins.len(),
+                    c.players
+                ))
             } else {
                 None
             };

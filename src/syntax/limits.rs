@@ -164,12 +164,10 @@ pub fn pre_scan(text: &str) -> Option<Diagnostic> {
                 string: false,
                 chain: 0,
             }),
-            Tok::Close => {
-                // Unbalanced closers (a label's text) never close the code.
-                if stack.len() > 1 && stack.last().is_some_and(|l| !l.string) {
-                    let l = stack.pop().expect("level");
-                    chains -= l.chain;
-                }
+            // Unbalanced closers (a label's text) never close the code.
+            Tok::Close if stack.len() > 1 && stack.last().is_some_and(|l| !l.string) => {
+                let l = stack.pop().expect("level");
+                chains -= l.chain;
             }
             Tok::Quote if !in_string => {
                 in_string = true;
