@@ -137,6 +137,8 @@ fn permute_unknown(game: &Game, s: &mut State, seat: usize, rng: &mut ChaCha8Rng
         relabel(cp);
     }
     grail::engine::relabel_locals(s, &grail::engine::card_locals(game), &map);
+    // the kept legal actions named the old cards: list them again
+    s.relist_edited(game);
     unknown.len()
 }
 

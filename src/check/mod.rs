@@ -82,7 +82,7 @@ pub(crate) struct Checker {
 impl Checker {
     /// A checker with empty tables, before any declaration is read.
     fn new() -> Checker {
-    Checker {
+        Checker {
             diags: Vec::new(),
             tables: Tables::default(),
             usage: Usage::default(),
@@ -95,7 +95,7 @@ impl Checker {
             funcs: Vec::new(),
             expanding: Vec::new(),
             expansions: 0,
-            }
+        }
     }
 }
 

@@ -129,6 +129,11 @@ impl State {
         if let Some((_, slots)) = &d.locals {
             relabel_locals(self, slots, &d.relabel);
         }
+        // The kept legal actions bind the real cards: list them again in the
+        // sample (which is marked edited, so `undo` refuses it: its history
+        // names the real cards). A guard that faults here leaves the moves
+        // found before the fault, as a hand edit does.
+        self.relist_edited(game);
     }
 }
 

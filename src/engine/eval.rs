@@ -68,8 +68,12 @@ impl Fault {
             Fault::NoDecisionPending => "no decision is pending",
             Fault::CannotPass => "this choice cannot be passed",
             Fault::ForTooLong => "a `for` over more than 1,000,000 values",
-            Fault::CallsTooDeep => "phases call each other more than 1000 deep: is there an endless recursion?",
-            Fault::TooManyCheckpoints => "more than 64 checkpoints are kept at once (each `checkpoint` needs a `rollback` or the end of its phase)",
+            Fault::CallsTooDeep => {
+                "phases call each other more than 1000 deep: is there an endless recursion?"
+            }
+            Fault::TooManyCheckpoints => {
+                "more than 64 checkpoints are kept at once (each `checkpoint` needs a `rollback` or the end of its phase)"
+            }
             Fault::Runaway => "runaway",
         }
     }

@@ -15,8 +15,8 @@ mod probe;
 mod state;
 mod view;
 
-pub use eval::Fault;
 pub use determinize::{Determinizer, card_locals, relabel_locals};
+pub use eval::Fault;
 pub use exec::{Action, STEP_BUDGET};
 pub use probe::Probe;
 pub use state::{Core, EngineError, Frame, State};
@@ -562,12 +562,13 @@ impl State {
         r.map_err(|f| self.fault(game, f, at))
     }
 
-    /// Relist after one hand edit (`arrange`, `put`). A position built up
+    /// Relist after one hand edit (`arrange`, `put`, or a caller that
+    /// changed the position through its fields, as a test may). A position built up
     /// edit by edit may pass through positions where a guard faults (no
     /// king yet); the list is then what was found before the fault, and
     /// [`State::apply_setup`] relists the finished position, reporting any
     /// fault.
-    pub(crate) fn relist_edited(&mut self, game: &Game) {
+    pub fn relist_edited(&mut self, game: &Game) {
         if self.relist(game).is_err() {
             self.edited = true;
         }

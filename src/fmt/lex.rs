@@ -114,7 +114,7 @@ pub fn is_keyword(w: &str) -> bool {
 }
 
 /// Two-character operators, longest match first.
-const OPS2: &[&str] = &["..", "->", "==", "!=", "<=", ">=", "+=", "-="];
+const OPS2: &[&str] = &["..", "->", "=>", "==", "!=", "<=", ">=", "+=", "-="];
 
 /// Whether a token ends an operand, so a following `-` is binary.
 fn ends_operand(t: &Token, src: &str) -> bool {

@@ -86,6 +86,8 @@ fn is_cont_start(t: &str) -> bool {
             | ".."
             | "."
             | "->"
+            | "=>"
+            | "|"
     )
 }
 
@@ -93,6 +95,8 @@ fn is_open_end(t: &str) -> bool {
     matches!(
         t,
         "=" | "->"
+            | "=>"
+            | "|"
             | "+="
             | "-="
             | "=="
