@@ -32,61 +32,6 @@ impl Token {
     }
 }
 
-/// The words the grammar reserves (`keyword` in `grammar/rules.pest`).
-pub const KEYWORDS: &[&str] = &[
-    "game",
-    "option",
-    "enum",
-    "card",
-    "deck",
-    "zone",
-    "var",
-    "table",
-    "fn",
-    "invariant",
-    "phase",
-    "turn",
-    "reaction",
-    "start",
-    "winners",
-    "let",
-    "if",
-    "else",
-    "loop",
-    "while",
-    "for",
-    "in",
-    "where",
-    "when",
-    "choose",
-    "window",
-    "otherwise",
-    "move",
-    "all",
-    "to",
-    "deal",
-    "from",
-    "shuffle",
-    "swap",
-    "with",
-    "peek",
-    "at",
-    "reveal",
-    "end",
-    "leave",
-    "return",
-    "break",
-    "checkpoint",
-    "rollback",
-    "then",
-    "and",
-    "or",
-    "not",
-    "true",
-    "false",
-    "none",
-];
-
 /// Words that start a top-level declaration.
 pub const DECL_KEYWORDS: &[&str] = &[
     "game",
@@ -109,8 +54,14 @@ pub const DECL_KEYWORDS: &[&str] = &[
     "winners",
 ];
 
+/// Every word of the language: the declaration words, then the reserved ones.
+pub fn keywords() -> impl Iterator<Item = &'static str> {
+    DECL_KEYWORDS.iter().chain(crate::syntax::RESERVED).copied()
+}
+
+/// A word of the language: a declaration word or a reserved word.
 pub fn is_keyword(w: &str) -> bool {
-    KEYWORDS.contains(&w)
+    DECL_KEYWORDS.contains(&w) || crate::syntax::RESERVED.contains(&w)
 }
 
 /// Two-character operators, longest match first.

@@ -177,44 +177,10 @@ fn item(label: &str, kind: CompletionItemKind, detail: &str) -> CompletionItem {
     }
 }
 
-const STATEMENT_KEYWORDS: &[&str] = &[
-    "let",
-    "if",
-    "else",
-    "loop",
-    "while",
-    "for",
-    "in",
-    "where",
-    "when",
-    "choose",
-    "window",
-    "otherwise",
-    "move",
-    "all",
-    "to",
-    "deal",
-    "from",
-    "shuffle",
-    "swap",
-    "with",
-    "peek",
-    "at",
-    "reveal",
-    "end",
-    "leave",
-    "return",
-    "break",
-    "checkpoint",
-    "rollback",
-    "then",
-    "and",
-    "or",
-    "not",
-    "true",
-    "false",
-    "none",
-];
+/// Statement words offered by completion: the reserved words and `match`.
+fn statement_keywords() -> impl Iterator<Item = &'static &'static str> {
+    crate::syntax::RESERVED.iter().chain(&["match"])
+}
 
 /// Completion at a position: members after `NAME.`, otherwise the names in
 /// scope and the keywords allowed there.
@@ -282,7 +248,7 @@ pub fn completion(a: &Analysis, pos: Position) -> Vec<CompletionItem> {
                 }
             }
         }
-        for k in STATEMENT_KEYWORDS {
+        for k in statement_keywords() {
             push(item(k, CompletionItemKind::KEYWORD, "keyword"));
         }
         for (n, _) in crate::check::hir::Builtin::ALL {

@@ -21,6 +21,7 @@ use crate::diag::Diagnostic;
 
 mod report;
 mod words;
+pub(crate) use words::RESERVED;
 
 use report::{error_pos, expected, to_diagnostic};
 

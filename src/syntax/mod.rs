@@ -7,6 +7,8 @@ mod errors;
 pub mod limits;
 mod parse;
 
+/// Words that cannot name anything (the grammar's `keyword` rule).
+pub(crate) use errors::RESERVED;
 pub use limits::parse_file;
 
 use ast::{File, Item};
