@@ -32,27 +32,8 @@ impl Token {
     }
 }
 
-/// Words that start a top-level declaration.
-pub const DECL_KEYWORDS: &[&str] = &[
-    "game",
-    "option",
-    "enum",
-    "card",
-    "deck",
-    "zone",
-    "var",
-    "table",
-    "fn",
-    "invariant",
-    "board",
-    "pattern",
-    "variant",
-    "phase",
-    "turn",
-    "reaction",
-    "start",
-    "winners",
-];
+/// Words that start a top-level declaration (the parser's own list).
+pub const DECL_KEYWORDS: &[&str] = crate::syntax::ITEM_WORDS;
 
 /// Every word of the language: the declaration words, then the reserved ones.
 pub fn keywords() -> impl Iterator<Item = &'static str> {

@@ -8,7 +8,7 @@ pub mod limits;
 mod parse;
 
 /// Words that cannot name anything (the grammar's `keyword` rule).
-pub(crate) use errors::RESERVED;
+pub(crate) use errors::{ITEM_WORDS, RESERVED};
 pub use limits::parse_file;
 
 use ast::{File, Item};
