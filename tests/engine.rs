@@ -5,6 +5,9 @@ use grail::{Action, EngineError, Game, State, Viewer};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+mod common;
+use common::small;
+
 fn tamoul() -> Game {
     Game::load("rules/tamoul.rules").expect("tamoul compiles")
 }
@@ -126,26 +129,6 @@ fn illegal_actions_and_bad_setups_are_refused() {
     let mut s = State::new(&game, 4, 1, &opts).unwrap();
     let bad = Action { arm: 40, value: 3 };
     assert!(matches!(s.apply(&game, bad), Err(EngineError::Illegal(_))));
-}
-
-const SMALL: &str = r#"
-game "Small" { players 2..2 }
-card C { value: int  name "c{value}" }
-deck d of C size 3 in pile { { value: 1..3 } }
-zone pile: shared pile hidden
-zone hand: per player set owner
-var n: int = 0
-start {
-  BODY
-  end game
-}
-winners highest p.score
-var score: int per player = 0
-"#;
-
-fn small(body: &str) -> Game {
-    Game::from_source("small.rules", &SMALL.replace("BODY", body))
-        .unwrap_or_else(|d| panic!("{}", d.render_plain()))
 }
 
 #[test]

@@ -4,25 +4,8 @@
 
 use grail::{Action, EngineError, Fault, Game, OptionError, State, Status};
 
-const SMALL: &str = r#"
-game "Small" { players 2..2 }
-card C { value: int  name "c{value}" }
-deck d of C size 3 in pile { { value: 1..3 } }
-zone pile: shared pile hidden
-zone hand: per player set owner
-var n: int = 0
-start {
-  BODY
-  end game
-}
-winners highest p.score
-var score: int per player = 0
-"#;
-
-fn small(body: &str) -> Game {
-    Game::from_source("small.rules", &SMALL.replace("BODY", body))
-        .unwrap_or_else(|d| panic!("{}", d.render_plain()))
-}
+mod common;
+use common::small;
 
 fn fault_of(game: &Game) -> (Fault, usize) {
     match State::new(game, 2, 1, &[]) {
