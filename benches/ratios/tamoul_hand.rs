@@ -74,7 +74,8 @@ impl Table {
     }
 
     /// A card lands on the discard pile: every player who has not called,
-    /// from `actor` in playing order, may intercept it with a slot.
+    /// from `actor` in playing order, may intercept it with a slot or pass.
+    /// A hit closes the window; a miss leaves it open for the next player.
     fn discard(&mut self, card: u8, actor: usize) {
         self.discard.push(card);
         self.known[card as usize] = 0xff;
@@ -87,17 +88,18 @@ impl Table {
                     let s = self.slots[q][i];
                     self.known[s as usize] = 0xff;
                     if value(s) == value(card) && color(s) == color(card) {
+                        // A hit ends this window; the slot opens its own.
                         self.slots[q].remove(i);
                         self.discard(s, q);
-                    } else {
-                        self.refill();
-                        if self.leave {
-                            return;
-                        }
-                        let d = self.draw.pop().expect("refilled");
-                        self.slots[q].push(d);
+                        return;
                     }
-                    return;
+                    // A miss: a penalty card, and the next player may try.
+                    self.refill();
+                    if self.leave {
+                        return;
+                    }
+                    let d = self.draw.pop().expect("refilled");
+                    self.slots[q].push(d);
                 }
             }
             q = self.next(q);
