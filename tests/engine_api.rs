@@ -67,7 +67,7 @@ fn status_pending_choice_history_and_undo() {
     assert_eq!(s.history(), &[p.options[1]]);
     s.undo(&game).unwrap();
     assert_eq!(s.history(), &[] as &[Action]);
-    assert_eq!(format!("{:?}", s.core), format!("{:?}", first.core));
+    assert_eq!(format!("{:?}", s.table()), format!("{:?}", first.table()));
     assert!(s.undo(&game).is_err());
     let a = s.legal_actions(&game)[0];
     s.apply(&game, a).unwrap();

@@ -123,9 +123,9 @@ pub enum Coll {
 impl Coll {
     pub fn len(self, g: &Graph, c: &Core) -> usize {
         match self {
-            Coll::Zone(i) => c.zones[i as usize].len(),
+            Coll::Zone(i) => c.zone(i as usize).len(),
             Coll::ZoneAll(z) => (0..c.zone_count[z as usize] as usize)
-                .map(|p| c.zones[c.zone_base[z as usize] as usize + p].len())
+                .map(|p| c.zone(c.zone_base[z as usize] as usize + p).len())
                 .sum(),
             Coll::Region(b, r) => g.tables.boards[b as usize].regions[r as usize]
                 .1
@@ -148,7 +148,7 @@ impl Coll {
 
     pub fn get(self, g: &Graph, c: &Core, i: usize) -> i32 {
         match self {
-            Coll::Zone(z) => c.zones[z as usize][i] as i32,
+            Coll::Zone(z) => c.zone(z as usize)[i] as i32,
             Coll::Region(b, r) => {
                 let board = &g.tables.boards[b as usize];
                 let cell = board.regions[r as usize]
@@ -177,7 +177,7 @@ impl Coll {
                 let mut i = i;
                 let base = c.zone_base[z as usize] as usize;
                 for p in 0..c.zone_count[z as usize] as usize {
-                    let zone = &c.zones[base + p];
+                    let zone = c.zone(base + p);
                     if i < zone.len() {
                         return zone[i] as i32;
                     }
@@ -220,12 +220,12 @@ impl Coll {
             }
             Coll::Ray { .. } | Coll::Moves { .. } => !self.walk(g, c, &mut |cell| cell != v),
             Coll::Zone(z) => {
-                v >= 0 && (v as usize) < c.card_zone.len() && c.card_zone[v as usize] == z
+                v >= 0 && (v as usize) < c.card_count() && c.card_zone(v as usize) == z
             }
             Coll::ZoneAll(z) => {
                 v >= 0
-                    && (v as usize) < c.card_zone.len()
-                    && c.inst_zone[c.card_zone[v as usize] as usize] == z
+                    && (v as usize) < c.card_count()
+                    && c.inst_zone[c.card_zone(v as usize) as usize] == z
             }
             Coll::Players | Coll::Order(_) => v >= 0 && v < c.n as i32,
             Coll::Range(lo, hi) => v >= lo && v <= hi,
@@ -247,7 +247,7 @@ impl Coll {
     ) -> Result<bool, Fault> {
         match self {
             Coll::Zone(z) => {
-                for &card in &c.zones[z as usize] {
+                for &card in c.zone(z as usize) {
                     if !f(card as i32)? {
                         return Ok(false);
                     }
@@ -256,7 +256,7 @@ impl Coll {
             Coll::ZoneAll(z) => {
                 let base = c.zone_base[z as usize] as usize;
                 for p in 0..c.zone_count[z as usize] as usize {
-                    for &card in &c.zones[base + p] {
+                    for &card in c.zone(base + p) {
                         if !f(card as i32)? {
                             return Ok(false);
                         }
@@ -333,7 +333,7 @@ impl Ev<'_> {
 
     pub fn card(&mut self, e: &Expr) -> Result<i32, Fault> {
         let c = self.eval(e)?;
-        if c < 0 || c as usize >= self.c.card_zone.len() {
+        if c < 0 || c as usize >= self.c.card_count() {
             return Err(Fault::NoCard);
         }
         Ok(c)
@@ -341,7 +341,7 @@ impl Ev<'_> {
 
     pub fn zone(&mut self, e: &Expr) -> Result<u16, Fault> {
         let z = self.eval(e)?;
-        if z < 0 || z as usize >= self.c.zones.len() {
+        if z < 0 || z as usize >= self.c.insts() {
             return Err(Fault::NoZone);
         }
         Ok(z as u16)
@@ -424,7 +424,7 @@ impl Ev<'_> {
             Expr::Index(z, i) => {
                 let z = self.zone(z)?;
                 let i = self.eval(i)?;
-                let zone = &c.zones[z as usize];
+                let zone = c.zone(z as usize);
                 if i < 0 || i as usize >= zone.len() {
                     -1
                 } else {
@@ -563,7 +563,7 @@ impl Ev<'_> {
         Ok(match b {
             Builtin::Top | Builtin::Bottom => {
                 let z = self.zone(&args[0])?;
-                let zone = &c.zones[z as usize];
+                let zone = c.zone(z as usize);
                 let card = if b == Builtin::Top {
                     zone.last()
                 } else {
@@ -571,12 +571,12 @@ impl Ev<'_> {
                 };
                 card.map(|x| *x as i32).unwrap_or(-1)
             }
-            Builtin::Size => c.zones[self.zone(&args[0])? as usize].len() as i32,
+            Builtin::Size => c.zone(self.zone(&args[0])? as usize).len() as i32,
             Builtin::Next => c.step(self.player(&args[0])?, 1),
             Builtin::Prev => c.step(self.player(&args[0])?, -1),
             Builtin::Owner => {
                 let card = self.card(&args[0])?;
-                c.inst_owner[c.card_zone[card as usize] as usize] as i32
+                c.inst_owner[c.card_zone(card as usize) as usize] as i32
             }
             Builtin::Pos => {
                 let card = self.card(&args[0])?;
@@ -609,9 +609,9 @@ impl Ev<'_> {
             Builtin::InZone => {
                 let card = self.card(&args[0])?;
                 let z = self.zone(&args[1])?;
-                (c.card_zone[card as usize] == z) as i32
+                (c.card_zone(card as usize) == z) as i32
             }
-            Builtin::ZoneOf => c.card_zone[self.card(&args[0])? as usize] as i32,
+            Builtin::ZoneOf => c.card_zone(self.card(&args[0])? as usize) as i32,
             Builtin::Cell => {
                 let (x, y) = (self.eval(&args[0])?, self.eval(&args[1])?);
                 let Some(b) = self.g.tables.boards.first() else {
@@ -642,15 +642,16 @@ impl Ev<'_> {
                     .with(|s| s.borrow_mut().pop())
                     .unwrap_or_else(|| c.clone());
                 tmp.copy_from(c);
-                for other in std::mem::take(&mut tmp.zones[z as usize]) {
-                    tmp.card_zone[other as usize] = u16::MAX;
+                // the cards that were there leave the table; the card
+                // leaves its own place and lies alone in `z`
+                for k in 0..tmp.zone(z as usize).len() {
+                    let other = tmp.zone(z as usize)[k];
+                    tmp.set_card_zone(other as usize, u16::MAX);
                 }
-                let from = tmp.card_zone[card as usize];
-                if from != u16::MAX {
-                    tmp.zones[from as usize].retain(|x| *x as i32 != card);
-                }
-                tmp.zones[z as usize].push(card as u16);
-                tmp.card_zone[card as usize] = z;
+                tmp.clear_zone(z as usize);
+                tmp.lift(card as u16);
+                tmp.insert_at(z as usize, 0, card as u16);
+                tmp.set_card_zone(card as usize, z);
                 let mut ev = Ev {
                     g: self.g,
                     c: &tmp,
@@ -739,7 +740,7 @@ fn walk_lane(
         if !f(next) {
             return false;
         }
-        if slide && !c.zones[next as usize].is_empty() {
+        if slide && !c.zone(next as usize).is_empty() {
             return true;
         }
     }

@@ -252,20 +252,19 @@ impl State {
             Node::MoveAll { from, to, bottom } => {
                 let (f, z) = self.ev(g, |ev| Ok((ev.zone(from)?, ev.zone(to)?)))?;
                 if f != z {
-                    let mut cards = std::mem::take(&mut self.core.zones[f as usize]);
-                    let last = cards.last().map(|c| *c as i32);
-                    if *bottom {
-                        for c in cards.iter().rev() {
-                            self.core.place(g, *c, z, true);
-                        }
-                    } else {
-                        for c in &cards {
-                            self.core.place(g, *c, z, false);
-                        }
+                    let count = self.core.zone(f as usize).len();
+                    let last = self.core.zone(f as usize).last().map(|c| *c as i32);
+                    // the cards are lifted one by one (bottom-first for a
+                    // move to the bottom, which reverses them there)
+                    for _ in 0..count {
+                        let from = self.core.zone(f as usize);
+                        let c = if *bottom {
+                            from[from.len() - 1]
+                        } else {
+                            from[0]
+                        };
+                        self.core.put(g, c, z, *bottom);
                     }
-                    // give the emptied zone its buffer back
-                    cards.clear();
-                    self.core.zones[f as usize] = cards;
                     self.set_pc(next);
                     if let Some(c) = last {
                         self.trigger(g, z, c);
@@ -278,7 +277,7 @@ impl State {
                 let (n, f, z) = self.ev(g, |ev| Ok((ev.eval(n)?, ev.zone(from)?, ev.zone(to)?)))?;
                 let mut last = None;
                 for _ in 0..n.max(0) {
-                    let Some(&c) = self.core.zones[f as usize].last() else {
+                    let Some(&c) = self.core.zone(f as usize).last() else {
                         break;
                     };
                     self.core.put(g, c, z, false);

@@ -806,14 +806,14 @@ impl State {
     pub fn check_conservation(&self, game: &Game) -> Result<(), EngineError> {
         let n = game.card_count();
         let mut seen = vec![false; n];
-        for (z, cards) in self.core.zones.iter().enumerate() {
+        for (z, cards) in self.core.zones().enumerate() {
             for c in cards {
                 let c = *c as usize;
                 if c >= n || seen[c] {
                     return Err(EngineError::Conservation(format!("card {c} appears twice")));
                 }
                 seen[c] = true;
-                if self.core.card_zone[c] as usize != z {
+                if self.core.card_zone(c) as usize != z {
                     return Err(EngineError::Conservation(format!(
                         "card {c} is indexed in the wrong zone"
                     )));
@@ -832,5 +832,34 @@ impl State {
 
     pub fn players(&self) -> usize {
         self.core.n as usize
+    }
+
+    /// The position the rules see: zones, cards' places and knowledge,
+    /// variables, options (read-only).
+    pub fn table(&self) -> &Core {
+        &self.core
+    }
+
+    /// The position, to edit by hand (tests, tools). The state is marked
+    /// edited, so [`State::undo`] refuses it; call
+    /// [`State::relist_edited`] when done so the legal actions follow.
+    pub fn edit_table(&mut self) -> &mut Core {
+        self.edited = true;
+        &mut self.core
+    }
+
+    /// The phases running, outermost first, each with the node it is at.
+    pub fn frames(&self) -> &[Frame] {
+        &self.frames
+    }
+
+    /// The (phase, node) the game waits at or runs, if any.
+    pub fn at(&self) -> Option<(u16, u32)> {
+        self.frames.last().map(|f| (f.phase, f.pc))
+    }
+
+    /// Steps (graph nodes) executed since the game began.
+    pub fn steps(&self) -> u64 {
+        self.steps
     }
 }
