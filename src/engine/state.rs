@@ -37,7 +37,7 @@ pub struct Layout {
 /// cards of instance 0, 1, ... bottom first, then each card's instance. A
 /// clone is three vector copies whatever the number of zones, and
 /// [`Core::copy_from`] reuses the buffers (no allocation).
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Debug, Serialize, Deserialize)]
 pub struct Core {
     lay: std::sync::Arc<Layout>,
     arena: Vec<u16>,
@@ -45,6 +45,24 @@ pub struct Core {
     pub vars: Vec<i32>,
     pub actor: i32,
     pub current: i32,
+}
+
+impl Clone for Core {
+    fn clone(&self) -> Core {
+        Core {
+            lay: self.lay.clone(),
+            arena: self.arena.clone(),
+            known: self.known.clone(),
+            vars: self.vars.clone(),
+            actor: self.actor,
+            current: self.current,
+        }
+    }
+
+    /// Reuses this table's buffers: no allocation once they are big enough.
+    fn clone_from(&mut self, other: &Core) {
+        self.copy_from(other);
+    }
 }
 
 /// The fixed layout is read through the core (`core.n`, `core.zone_base`).
@@ -333,7 +351,7 @@ pub struct Frame {
     pub saved: u32,
 }
 
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Debug, Serialize, Deserialize)]
 pub struct State {
     pub(super) core: Core,
     pub(super) frames: Vec<Frame>,
@@ -366,6 +384,52 @@ pub struct State {
     /// where only whether a new turn began is counted).
     #[serde(skip)]
     pub(super) defer: bool,
+}
+
+impl Clone for State {
+    fn clone(&self) -> State {
+        let mut s = State {
+            core: self.core.clone(),
+            frames: Vec::new(),
+            locals: Vec::new(),
+            scratch: Vec::new(),
+            checkpoints: Vec::new(),
+            rng: self.rng.clone(),
+            waiting: None,
+            over: false,
+            turns: 0,
+            decisions: 0,
+            steps: 0,
+            seed: 0,
+            legal: Vec::new(),
+            history: Vec::new(),
+            edited: false,
+            defer: false,
+        };
+        s.clone_from(self);
+        s
+    }
+
+    /// Field by field into this state's buffers: copying a state into a
+    /// warm one (search, `would`, perft) allocates nothing.
+    fn clone_from(&mut self, o: &State) {
+        self.core.copy_from(&o.core);
+        self.frames.clone_from(&o.frames);
+        self.locals.clone_from(&o.locals);
+        self.scratch.clone_from(&o.scratch);
+        self.checkpoints.clone_from(&o.checkpoints);
+        self.rng.clone_from(&o.rng);
+        self.waiting = o.waiting;
+        self.over = o.over;
+        self.turns = o.turns;
+        self.decisions = o.decisions;
+        self.steps = o.steps;
+        self.seed = o.seed;
+        self.legal.clone_from(&o.legal);
+        self.history.clone_from(&o.history);
+        self.edited = o.edited;
+        self.defer = o.defer;
+    }
 }
 
 /// Why the engine refused or stopped.
