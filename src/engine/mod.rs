@@ -10,6 +10,8 @@ mod board_view;
 mod determinize;
 mod eval;
 mod exec;
+mod fault;
+mod geometry;
 pub mod perft;
 mod probe;
 mod state;
