@@ -504,6 +504,7 @@ impl State {
             return Err((Fault::NoDecisionPending, (fr.phase, fr.pc)));
         };
         self.core.actor = self.waiting.take().map(i32::from).unwrap_or(-1);
+        self.listing_fault = None;
         self.decisions += 1;
         self.history.push(a);
         if a.arm == Action::PASS {

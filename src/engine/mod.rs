@@ -561,7 +561,17 @@ impl State {
         });
         self.legal = legal;
         let at = self.frames.last().map_or((0, 0), |f| (f.phase, f.pc));
-        r.map_err(|f| self.fault(game, f, at))
+        let r = r.map_err(|f| self.fault(game, f, at));
+        self.listing_fault = r.as_ref().err().map(|e| Box::new(e.clone()));
+        r
+    }
+
+    /// The fault a guard hit when the pending decision was last listed
+    /// after a hand edit ([`State::relist_edited`]), if any: the legal
+    /// actions are then those found before the fault. Cleared by the next
+    /// listing that succeeds and by every action taken.
+    pub fn listing_fault(&self) -> Option<&EngineError> {
+        self.listing_fault.as_deref()
     }
 
     /// Relist after one hand edit (`arrange`, `put`, or a caller that
@@ -569,7 +579,7 @@ impl State {
     /// edit by edit may pass through positions where a guard faults (no
     /// king yet); the list is then what was found before the fault, and
     /// [`State::apply_setup`] relists the finished position, reporting any
-    /// fault.
+    /// fault. The fault is kept, not dropped: see [`State::listing_fault`].
     pub fn relist_edited(&mut self, game: &Game) {
         if self.relist(game).is_err() {
             self.edited = true;

@@ -384,6 +384,10 @@ pub struct State {
     /// where only whether a new turn began is counted).
     #[serde(skip)]
     pub(super) defer: bool,
+    /// A fault hit while listing again after a hand edit (see
+    /// `State::listing_fault`).
+    #[serde(skip)]
+    pub(super) listing_fault: Option<Box<EngineError>>,
 }
 
 impl Clone for State {
@@ -405,6 +409,7 @@ impl Clone for State {
             history: Vec::new(),
             edited: false,
             defer: false,
+            listing_fault: None,
         };
         s.clone_from(self);
         s
@@ -429,6 +434,7 @@ impl Clone for State {
         self.history.clone_from(&o.history);
         self.edited = o.edited;
         self.defer = o.defer;
+        self.listing_fault.clone_from(&o.listing_fault);
     }
 }
 
@@ -578,6 +584,7 @@ impl State {
             history: Vec::new(),
             edited: false,
             defer: false,
+            listing_fault: None,
         })
     }
 }
