@@ -24,7 +24,7 @@ fn playout(game: &Game, opts: &[i32], seed: u64, buf: &mut Vec<Action>) -> u32 {
         let i = agent.choose(game, &state, buf);
         state.apply_unchecked(game, buf[i]).expect("no fault");
     }
-    state.decisions
+    state.decisions()
 }
 
 fn benches(c: &mut Criterion) {

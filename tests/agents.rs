@@ -13,7 +13,6 @@
 //! Strength: short matches with fixed seeds and a clear margin.
 
 use grail::agent::AgentKind;
-use grail::check::hir::Ty;
 use grail::sim::{SimConfig, simulate};
 use grail::{Action, Game, State};
 use rand::seq::SliceRandom;
@@ -81,7 +80,7 @@ fn positions(game: &Game, players: usize, want: usize) -> Vec<State> {
 /// Trade the places of the cards `seat` does not know at random; what is
 /// attached to a place stays. Returns how many cards were unknown.
 fn permute_unknown(game: &Game, s: &mut State, seat: usize, rng: &mut ChaCha8Rng) -> usize {
-    let core = &s.core;
+    let core = s.table();
     let unknown: Vec<u16> = (0..core.known.len() as u16)
         .filter(|c| (core.known[*c as usize] >> seat) & 1 == 0)
         .collect();
@@ -91,54 +90,7 @@ fn permute_unknown(game: &Game, s: &mut State, seat: usize, rng: &mut ChaCha8Rng
     for (a, b) in unknown.iter().zip(&shuffled) {
         map[*a as usize] = *b;
     }
-    let relabel = |core: &mut grail::engine::Core| {
-        for zone in &mut core.zones {
-            for c in zone.iter_mut() {
-                *c = map[*c as usize];
-            }
-        }
-        for (inst, zone) in core.zones.iter().enumerate() {
-            for c in zone {
-                core.card_zone[*c as usize] = inst as u16;
-            }
-        }
-        let known = core.known.clone();
-        for (old, new) in map.iter().enumerate() {
-            core.known[*new as usize] = known[old];
-        }
-        let cards = map.len();
-        for (vi, v) in game.graph().tables.vars.iter().enumerate() {
-            let base = core.var_base[vi] as usize;
-            let count = if v.per_player {
-                core.n as usize
-            } else if v.per_card {
-                cards
-            } else {
-                1
-            };
-            let slice = &mut core.vars[base..base + count];
-            if v.ty == Ty::Card {
-                for x in slice.iter_mut() {
-                    if *x >= 0 && (*x as usize) < cards {
-                        *x = map[*x as usize] as i32;
-                    }
-                }
-            }
-            if v.per_card {
-                let old = slice.to_vec();
-                for (o, n) in map.iter().enumerate() {
-                    slice[*n as usize] = old[o];
-                }
-            }
-        }
-    };
-    relabel(&mut s.core);
-    for cp in &mut s.checkpoints {
-        relabel(cp);
-    }
-    grail::engine::relabel_locals(s, &grail::engine::card_locals(game), &map);
-    // the kept legal actions named the old cards: list them again
-    s.relist_edited(game);
+    s.relabel_cards(game, &map);
     unknown.len()
 }
 

@@ -67,7 +67,7 @@ fn status_pending_choice_history_and_undo() {
     assert_eq!(s.history(), &[p.options[1]]);
     s.undo(&game).unwrap();
     assert_eq!(s.history(), &[] as &[Action]);
-    assert_eq!(format!("{:?}", s.core), format!("{:?}", first.core));
+    assert_eq!(format!("{:?}", s.table()), format!("{:?}", first.table()));
     assert!(s.undo(&game).is_err());
     let a = s.legal_actions(&game)[0];
     s.apply(&game, a).unwrap();
@@ -106,4 +106,38 @@ fn option_errors_are_typed() {
         game.set_option(&mut opts, "penalty", "lots"),
         Err(OptionError::NotANumber { .. })
     ));
+}
+
+#[test]
+fn a_guard_that_faults_after_a_hand_edit_is_kept_not_dropped() {
+    let game = Game::from_source(
+        "g",
+        "game \"G\" { players 2..2 }\n\
+         card C { v: int }\n\
+         deck cs of C size 3 in pile { 1 x { v: 1..3 } }\n\
+         zone pile: shared pile hidden\n\
+         zone out: shared pile public\n\
+         start { choose seat(0) { \"take\" when top(pile).v > 0 { } } end game }\n\
+         winners highest 0\n",
+    )
+    .expect("compiles");
+    let mut s = State::new(&game, 2, 1, &game.default_options()).expect("starts");
+    assert_eq!(s.legal_actions(&game).len(), 1);
+    assert!(s.listing_fault().is_none());
+    // empty the pile by hand: `top(pile)` is none, so the guard faults
+    let cards: Vec<u16> = s.table().zone(0).to_vec();
+    for c in cards {
+        let t = s.edit_table();
+        t.lift(c);
+        t.insert_at(1, 0, c);
+        t.set_card_zone(c as usize, 1);
+    }
+    s.relist_edited(&game);
+    match s.listing_fault() {
+        Some(EngineError::Fault { fault, phase, .. }) => {
+            assert_eq!((*fault, phase.as_str()), (Fault::NoCard, "start"));
+        }
+        other => panic!("expected the guard's fault, got {other:?}"),
+    }
+    assert!(s.legal_actions(&game).is_empty());
 }

@@ -53,7 +53,7 @@ fn castling_and_en_passant_can_be_switched_off() {
     .unwrap();
     assert_eq!(perft(&game, &off, 1), 46);
     // a bad setup line names its line and changes nothing
-    let before = format!("{:?}", state.core);
+    let before = format!("{:?}", state.table());
     let err = state
         .apply_setup(
             &game,
@@ -61,5 +61,5 @@ fn castling_and_en_passant_can_be_switched_off() {
         )
         .unwrap_err();
     assert!(err.starts_with("line 2:"), "{err}");
-    assert_eq!(before, format!("{:?}", state.core));
+    assert_eq!(before, format!("{:?}", state.table()));
 }

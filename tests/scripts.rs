@@ -353,7 +353,7 @@ fn save_then_load_reproduces_the_game() {
     let out = run(&mut b, &format!("load {}", file.display()));
     assert!(out.contains(&format!("replayed {n} steps")), "{out}");
     assert_eq!(fingerprint(&mut a), fingerprint(&mut b));
-    assert_eq!(a.state.core.opts, b.state.core.opts);
+    assert_eq!(a.state.table().opts, b.state.table().opts);
     assert_eq!((a.seed, a.players), (b.seed, b.players));
     // the undo history came back too: undo everything, and both are at the start
     run(&mut a, &format!("undo {n}"));
@@ -414,11 +414,17 @@ fn reload_follows_an_edited_option_default() {
     assert!(out.contains("replayed 2 steps"), "{out}");
     let goal = s.game.option_index("goal").unwrap();
     let tiles = s.game.option_index("tiles").unwrap();
-    assert_eq!((s.state.core.opts[goal], s.state.core.opts[tiles]), (3, 3));
+    assert_eq!(
+        (s.state.table().opts[goal], s.state.table().opts[tiles]),
+        (3, 3)
+    );
     assert_eq!(run(&mut s, "log"), before);
     // and a restart keeps both
     run(&mut s, "restart");
-    assert_eq!((s.state.core.opts[goal], s.state.core.opts[tiles]), (3, 3));
+    assert_eq!(
+        (s.state.table().opts[goal], s.state.table().opts[tiles]),
+        (3, 3)
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 

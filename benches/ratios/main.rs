@@ -107,7 +107,7 @@ fn playout(game: &Game, players: usize, opts: &[i32], seed: u64, buf: &mut Vec<A
         };
         state.apply_unchecked(game, buf[i]).expect("no fault");
     }
-    state.decisions
+    state.decisions()
 }
 
 struct Row {
@@ -322,7 +322,7 @@ fn main() {
             }
             let i = rng.random_range(0..buf.len());
             state.apply_unchecked(&game, buf[i]).expect("no fault");
-            if mids.len() < 64 && state.decisions == 20 {
+            if mids.len() < 64 && state.decisions() == 20 {
                 mids.push(state.clone());
             }
             1
@@ -347,6 +347,22 @@ fn main() {
         rows.push(row(
             &format!("{name}: state clone (20 decisions in)"),
             format!("{:.0} ns, {a:.1} allocs", 1e9 / clones),
+            "-".into(),
+            "-".into(),
+        ));
+        // a copy into a warm state (what search and perft do)
+        let mut into = mids[0].clone();
+        let (copies, _, a) = rate(|| {
+            for _ in 0..100 {
+                k = (k + 1) % mids.len();
+                into.clone_from(&mids[k]);
+                black_box(&into);
+            }
+            100
+        });
+        rows.push(row(
+            &format!("{name}: state clone_from into a warm state"),
+            format!("{:.0} ns, {a:.2} allocs", 1e9 / copies),
             "-".into(),
             "-".into(),
         ));

@@ -68,7 +68,7 @@ impl State {
         // What each cell shows: its top card, `+` when more lie under it.
         let texts: Vec<Option<(String, usize)>> = (0..board.cells.len())
             .map(|k| {
-                let cards = &self.core.zones[base + k];
+                let cards = self.core.zone(base + k);
                 let top = *cards.last()?;
                 Some((self.card_text(game, top as i32, viewer), cards.len()))
             })

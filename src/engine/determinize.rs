@@ -73,6 +73,23 @@ impl State {
         out.determinize_in_place(game, seat, rng, d);
     }
 
+    /// Rename every card `c` to `map[c]` (a permutation of the cards)
+    /// everywhere: places, knowledge, per-card and card-valued variables,
+    /// checkpoints and card-valued locals. The state is marked edited and
+    /// its legal actions listed again.
+    pub fn relabel_cards(&mut self, game: &Game, map: &[u16]) {
+        let mut d = Determinizer {
+            relabel: map.to_vec(),
+            ..Determinizer::default()
+        };
+        relabel(game, &mut self.core, &mut d);
+        for cp in &mut self.checkpoints {
+            relabel(game, cp, &mut d);
+        }
+        relabel_locals(self, &card_locals(game), map);
+        self.relist_edited(game);
+    }
+
     /// Whether `seat` knows every card (nothing to sample).
     pub fn knows_everything(&self, seat: usize) -> bool {
         let bit = 1u32.checked_shl(seat as u32).unwrap_or(0);
@@ -91,7 +108,7 @@ impl State {
         let core = &self.core;
         d.places.clear();
         d.cards.clear();
-        for (inst, zone) in core.zones.iter().enumerate() {
+        for (inst, zone) in core.zones().enumerate() {
             for (i, c) in zone.iter().enumerate() {
                 if core.known[*c as usize] & bit == 0 {
                     d.places.push((inst as u16, i as u32));
@@ -115,7 +132,7 @@ impl State {
         d.relabel.clear();
         d.relabel.extend(0..core.known.len() as u16);
         for (k, &(inst, i)) in d.places.iter().enumerate() {
-            let old = core.zones[inst as usize][i as usize];
+            let old = core.zone(inst as usize)[i as usize];
             d.relabel[old as usize] = d.cards[k];
         }
         relabel(game, &mut self.core, d);
@@ -151,7 +168,7 @@ impl State {
         if (self.core.known[c as usize] >> seat) & 1 == 1 || !self.binds_card(game, action.arm) {
             return raw;
         }
-        let inst = u64::from(self.core.card_zone[c as usize]);
+        let inst = u64::from(self.core.card_zone(c as usize));
         let pos = self.core.position(c as u16) as u64 & 0xffff;
         (u64::from(action.arm) << 33) | (1 << 32) | (inst << 16) | pos
     }
@@ -349,16 +366,13 @@ fn inner_binds(g: &crate::graph::Graph, e: &Expr, f: &mut impl FnMut(u16, bool),
 /// and its per-card variables; card-valued variables follow.
 fn relabel(game: &Game, core: &mut Core, d: &mut Determinizer) {
     let map = &d.relabel;
-    for zone in &mut core.zones {
+    let mut zones = core.nested();
+    for zone in &mut zones {
         for c in zone.iter_mut() {
             *c = map[*c as usize];
         }
     }
-    for (inst, zone) in core.zones.iter().enumerate() {
-        for c in zone {
-            core.card_zone[*c as usize] = inst as u16;
-        }
-    }
+    core.set_zones(&zones);
     d.known.clone_from(&core.known);
     for (old, new) in map.iter().enumerate() {
         core.known[*new as usize] = d.known[old];
@@ -413,11 +427,11 @@ mod tests {
         let mut rng = ChaCha8Rng::seed_from_u64(9);
         let d = s.determinize(&game, 0, &mut rng);
         d.check_conservation(&game).unwrap();
-        for (inst, zone) in s.core.zones.iter().enumerate() {
-            assert_eq!(zone.len(), d.core.zones[inst].len());
+        for (inst, zone) in s.core.zones().enumerate() {
+            assert_eq!(zone.len(), d.core.zone(inst).len());
             for (i, c) in zone.iter().enumerate() {
                 if s.core.known[*c as usize] & 1 != 0 {
-                    assert_eq!(d.core.zones[inst][i], *c, "a known card moved");
+                    assert_eq!(d.core.zone(inst)[i], *c, "a known card moved");
                 }
             }
         }
@@ -425,7 +439,7 @@ mod tests {
         let hand1 = s.core.zone_base[2] as usize + 1;
         let changed = (0..20).any(|_| {
             let d = s.determinize(&game, 0, &mut rng);
-            d.core.zones[hand1] != s.core.zones[hand1]
+            d.core.zone(hand1) != s.core.zone(hand1)
         });
         assert!(changed);
     }
@@ -437,15 +451,20 @@ mod tests {
         let mut other = s.clone();
         // Exchange seat 1's first hand card with the top of the draw pile.
         let hand1 = other.core.zone_base[2] as usize + 1;
-        let a = other.core.zones[hand1][0];
-        let b = *other.core.zones[0].last().unwrap();
-        other.core.zones[hand1][0] = b;
-        *other.core.zones[0].last_mut().unwrap() = a;
-        other.core.card_zone.swap(a as usize, b as usize);
+        let a = other.core.zone(hand1)[0];
+        let b = *other.core.zone(0).last().unwrap();
+        other.core.zone_mut(hand1)[0] = b;
+        *other.core.zone_mut(0).last_mut().unwrap() = a;
+        let (za, zb) = (
+            other.core.card_zone(a as usize),
+            other.core.card_zone(b as usize),
+        );
+        other.core.set_card_zone(a as usize, zb);
+        other.core.set_card_zone(b as usize, za);
         other.core.known.swap(a as usize, b as usize);
         let x = s.determinize(&game, 0, &mut ChaCha8Rng::seed_from_u64(1));
         let y = other.determinize(&game, 0, &mut ChaCha8Rng::seed_from_u64(1));
-        assert_eq!(x.core.zones, y.core.zones);
+        assert_eq!(x.core.nested(), y.core.nested());
         assert_eq!(x.core.known, y.core.known);
     }
 }

@@ -3,87 +3,15 @@
 //! zone instances. Collections are walked through [`Coll`] descriptors, so
 //! evaluation allocates nothing.
 
+pub use super::fault::Fault;
+use super::geometry::at_xy;
+pub use super::geometry::{cell_of, cell_xy, each_move, each_ray_cell, shift};
 use super::state::Core;
-use crate::check::hir::{BoardInfo, Builtin, Expr};
+use crate::check::hir::{Builtin, Expr};
 use crate::graph::Graph;
 use crate::syntax::ast::{AggKind, BinOp};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
-
-/// A runtime fault in the rules (not in the engine). The engine reports it
-/// as [`super::EngineError::Fault`] with the phase and line of the node.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Fault {
-    NoPlayer,
-    NoCard,
-    NoZone,
-    MovesNotFromCell,
-    RayNotFromCell,
-    CollectionAsValue,
-    RangeAsValue,
-    DivisionByZero,
-    /// Arithmetic whose result does not fit in a 32-bit integer.
-    Overflow,
-    SeatOutOfRange,
-    RandomBounds,
-    OrderAsValue,
-    CellNeedsBoard,
-    RayAsValue,
-    TableKeyNone,
-    LeaveNotRunning,
-    TooManyArguments,
-    NoDecisionPending,
-    CannotPass,
-    /// A `for` over more values than [`super::exec::MAX_FOR_VALUES`].
-    ForTooLong,
-    /// Calls nested deeper than [`super::exec::MAX_CALL_DEPTH`].
-    CallsTooDeep,
-    /// More checkpoints open than [`super::exec::MAX_CHECKPOINTS`].
-    TooManyCheckpoints,
-    /// No decision within [`super::STEP_BUDGET`] steps.
-    Runaway,
-}
-
-impl Fault {
-    /// The message shown to the rules' author.
-    pub fn message(self) -> &'static str {
-        match self {
-            Fault::NoPlayer => "no such player (the value is none)",
-            Fault::NoCard => "no such card (the value is none: is the zone empty?)",
-            Fault::NoZone => "no such zone",
-            Fault::MovesNotFromCell => "moves(...) starts from something that is not a board cell",
-            Fault::RayNotFromCell => "ray(...) starts from something that is not a board cell",
-            Fault::CollectionAsValue => "a collection cannot be used as a single value",
-            Fault::RangeAsValue => "a range cannot be used as a single value",
-            Fault::DivisionByZero => "division by zero",
-            Fault::Overflow => "arithmetic overflow (the result does not fit in a 32-bit integer)",
-            Fault::SeatOutOfRange => "seat number out of range",
-            Fault::RandomBounds => "random(lo, hi) with hi below lo",
-            Fault::OrderAsValue => "order(p) is a collection, not a value",
-            Fault::CellNeedsBoard => "cell(x, y) needs a board",
-            Fault::RayAsValue => "ray(...) and moves(...) are collections, not values",
-            Fault::TableKeyNone => "a table key is none",
-            Fault::LeaveNotRunning => "`leave` names a phase that is not running",
-            Fault::TooManyArguments => "too many arguments (at most 16)",
-            Fault::NoDecisionPending => "no decision is pending",
-            Fault::CannotPass => "this choice cannot be passed",
-            Fault::ForTooLong => "a `for` over more than 1,000,000 values",
-            Fault::CallsTooDeep => {
-                "phases call each other more than 1000 deep: is there an endless recursion?"
-            }
-            Fault::TooManyCheckpoints => {
-                "more than 64 checkpoints are kept at once (each `checkpoint` needs a `rollback` or the end of its phase)"
-            }
-            Fault::Runaway => "runaway",
-        }
-    }
-}
-
-impl std::fmt::Display for Fault {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.message())
-    }
-}
 
 /// Checked 32-bit arithmetic: a result out of range is a fault, never a wrap.
 pub fn add(a: i32, b: i32) -> Result<i32, Fault> {
@@ -123,9 +51,9 @@ pub enum Coll {
 impl Coll {
     pub fn len(self, g: &Graph, c: &Core) -> usize {
         match self {
-            Coll::Zone(i) => c.zones[i as usize].len(),
+            Coll::Zone(i) => c.zone(i as usize).len(),
             Coll::ZoneAll(z) => (0..c.zone_count[z as usize] as usize)
-                .map(|p| c.zones[c.zone_base[z as usize] as usize + p].len())
+                .map(|p| c.zone(c.zone_base[z as usize] as usize + p).len())
                 .sum(),
             Coll::Region(b, r) => g.tables.boards[b as usize].regions[r as usize]
                 .1
@@ -148,7 +76,7 @@ impl Coll {
 
     pub fn get(self, g: &Graph, c: &Core, i: usize) -> i32 {
         match self {
-            Coll::Zone(z) => c.zones[z as usize][i] as i32,
+            Coll::Zone(z) => c.zone(z as usize)[i] as i32,
             Coll::Region(b, r) => {
                 let board = &g.tables.boards[b as usize];
                 let cell = board.regions[r as usize]
@@ -177,7 +105,7 @@ impl Coll {
                 let mut i = i;
                 let base = c.zone_base[z as usize] as usize;
                 for p in 0..c.zone_count[z as usize] as usize {
-                    let zone = &c.zones[base + p];
+                    let zone = c.zone(base + p);
                     if i < zone.len() {
                         return zone[i] as i32;
                     }
@@ -220,12 +148,12 @@ impl Coll {
             }
             Coll::Ray { .. } | Coll::Moves { .. } => !self.walk(g, c, &mut |cell| cell != v),
             Coll::Zone(z) => {
-                v >= 0 && (v as usize) < c.card_zone.len() && c.card_zone[v as usize] == z
+                v >= 0 && (v as usize) < c.card_count() && c.card_zone(v as usize) == z
             }
             Coll::ZoneAll(z) => {
                 v >= 0
-                    && (v as usize) < c.card_zone.len()
-                    && c.inst_zone[c.card_zone[v as usize] as usize] == z
+                    && (v as usize) < c.card_count()
+                    && c.inst_zone[c.card_zone(v as usize) as usize] == z
             }
             Coll::Players | Coll::Order(_) => v >= 0 && v < c.n as i32,
             Coll::Range(lo, hi) => v >= lo && v <= hi,
@@ -247,7 +175,7 @@ impl Coll {
     ) -> Result<bool, Fault> {
         match self {
             Coll::Zone(z) => {
-                for &card in &c.zones[z as usize] {
+                for &card in c.zone(z as usize) {
                     if !f(card as i32)? {
                         return Ok(false);
                     }
@@ -256,7 +184,7 @@ impl Coll {
             Coll::ZoneAll(z) => {
                 let base = c.zone_base[z as usize] as usize;
                 for p in 0..c.zone_count[z as usize] as usize {
-                    for &card in &c.zones[base + p] {
+                    for &card in c.zone(base + p) {
                         if !f(card as i32)? {
                             return Ok(false);
                         }
@@ -333,7 +261,7 @@ impl Ev<'_> {
 
     pub fn card(&mut self, e: &Expr) -> Result<i32, Fault> {
         let c = self.eval(e)?;
-        if c < 0 || c as usize >= self.c.card_zone.len() {
+        if c < 0 || c as usize >= self.c.card_count() {
             return Err(Fault::NoCard);
         }
         Ok(c)
@@ -341,7 +269,7 @@ impl Ev<'_> {
 
     pub fn zone(&mut self, e: &Expr) -> Result<u16, Fault> {
         let z = self.eval(e)?;
-        if z < 0 || z as usize >= self.c.zones.len() {
+        if z < 0 || z as usize >= self.c.insts() {
             return Err(Fault::NoZone);
         }
         Ok(z as u16)
@@ -424,7 +352,7 @@ impl Ev<'_> {
             Expr::Index(z, i) => {
                 let z = self.zone(z)?;
                 let i = self.eval(i)?;
-                let zone = &c.zones[z as usize];
+                let zone = c.zone(z as usize);
                 if i < 0 || i as usize >= zone.len() {
                     -1
                 } else {
@@ -563,7 +491,7 @@ impl Ev<'_> {
         Ok(match b {
             Builtin::Top | Builtin::Bottom => {
                 let z = self.zone(&args[0])?;
-                let zone = &c.zones[z as usize];
+                let zone = c.zone(z as usize);
                 let card = if b == Builtin::Top {
                     zone.last()
                 } else {
@@ -571,12 +499,12 @@ impl Ev<'_> {
                 };
                 card.map(|x| *x as i32).unwrap_or(-1)
             }
-            Builtin::Size => c.zones[self.zone(&args[0])? as usize].len() as i32,
+            Builtin::Size => c.zone(self.zone(&args[0])? as usize).len() as i32,
             Builtin::Next => c.step(self.player(&args[0])?, 1),
             Builtin::Prev => c.step(self.player(&args[0])?, -1),
             Builtin::Owner => {
                 let card = self.card(&args[0])?;
-                c.inst_owner[c.card_zone[card as usize] as usize] as i32
+                c.inst_owner[c.card_zone(card as usize) as usize] as i32
             }
             Builtin::Pos => {
                 let card = self.card(&args[0])?;
@@ -609,9 +537,9 @@ impl Ev<'_> {
             Builtin::InZone => {
                 let card = self.card(&args[0])?;
                 let z = self.zone(&args[1])?;
-                (c.card_zone[card as usize] == z) as i32
+                (c.card_zone(card as usize) == z) as i32
             }
-            Builtin::ZoneOf => c.card_zone[self.card(&args[0])? as usize] as i32,
+            Builtin::ZoneOf => c.card_zone(self.card(&args[0])? as usize) as i32,
             Builtin::Cell => {
                 let (x, y) = (self.eval(&args[0])?, self.eval(&args[1])?);
                 let Some(b) = self.g.tables.boards.first() else {
@@ -642,15 +570,16 @@ impl Ev<'_> {
                     .with(|s| s.borrow_mut().pop())
                     .unwrap_or_else(|| c.clone());
                 tmp.copy_from(c);
-                for other in std::mem::take(&mut tmp.zones[z as usize]) {
-                    tmp.card_zone[other as usize] = u16::MAX;
+                // the cards that were there leave the table; the card
+                // leaves its own place and lies alone in `z`
+                for k in 0..tmp.zone(z as usize).len() {
+                    let other = tmp.zone(z as usize)[k];
+                    tmp.set_card_zone(other as usize, u16::MAX);
                 }
-                let from = tmp.card_zone[card as usize];
-                if from != u16::MAX {
-                    tmp.zones[from as usize].retain(|x| *x as i32 != card);
-                }
-                tmp.zones[z as usize].push(card as u16);
-                tmp.card_zone[card as usize] = z;
+                tmp.clear_zone(z as usize);
+                tmp.lift(card as u16);
+                tmp.insert_at(z as usize, 0, card as u16);
+                tmp.set_card_zone(card as usize, z);
                 let mut ev = Ev {
                     g: self.g,
                     c: &tmp,
@@ -669,215 +598,4 @@ thread_local! {
     /// Spare tables for `would(...)`: refilled with `clone_from`, so a
     /// hypothetical move allocates nothing once warm.
     static SCRATCH: std::cell::RefCell<Vec<Core>> = const { std::cell::RefCell::new(Vec::new()) };
-}
-
-/// The board and cell index of a zone instance, if it is a board cell.
-pub fn cell_of(g: &Graph, c: &Core, inst: i32) -> Option<(usize, usize)> {
-    if inst < 0 || inst as usize >= c.inst_zone.len() {
-        return None;
-    }
-    let z = c.inst_zone[inst as usize] as usize;
-    let b = g.tables.zones[z].board? as usize;
-    Some((b, inst as usize - c.zone_base[z] as usize))
-}
-
-fn at_xy(b: &crate::check::hir::BoardInfo, c: &Core, x: i32, y: i32) -> i32 {
-    if x < 0 || y < 0 || x >= b.width as i32 || y >= b.height as i32 {
-        return -1;
-    }
-    match b.grid[(y * b.width as i32 + x) as usize] {
-        k if k >= 0 => c.zone_base[b.zone as usize] as i32 + k as i32,
-        _ => -1,
-    }
-}
-
-/// The coordinates of a cell (the first of a merged group).
-pub fn cell_xy(g: &Graph, c: &Core, inst: i32) -> Option<(i32, i32)> {
-    let (b, k) = cell_of(g, c, inst)?;
-    let (x, y) = g.tables.boards[b].cells[k];
-    Some((x as i32, y as i32))
-}
-
-/// Most cells a board can have (26 columns by 99 rows): the size of the
-/// bit set that keeps a pattern's targets distinct without allocating.
-const MAX_CELLS: usize = 26 * 99;
-
-/// Walks one lane: up to `n` cells along `d` from square `sq` of the cell
-/// `from`, a merged cell crossed along the line counting once (a line keeps
-/// its path through it). The lane ends at the edge or a removed square, on
-/// coming back into `from`, and (`slide`) after the first occupied cell. A
-/// null step stays on `from`. `f` gets each cell and returns false to stop
-/// the whole walk; so does this function then.
-fn walk_lane(
-    board: &BoardInfo,
-    c: &Core,
-    from: i32,
-    sq: (i8, i8),
-    d: (i32, i32),
-    (n, slide): (usize, bool),
-    f: &mut impl FnMut(i32) -> bool,
-) -> bool {
-    let (mut x, mut y) = (sq.0 as i32, sq.1 as i32);
-    let (mut last, mut i) = (from, 0);
-    while i < n {
-        let next = if d == (0, 0) {
-            from
-        } else {
-            x += d.0;
-            y += d.1;
-            let next = at_xy(board, c, x, y);
-            if next < 0 || next == from {
-                return true;
-            }
-            if next == last {
-                continue;
-            }
-            next
-        };
-        last = next;
-        i += 1;
-        if !f(next) {
-            return false;
-        }
-        if slide && !c.zones[next as usize].is_empty() {
-            return true;
-        }
-    }
-    true
-}
-
-/// The lanes leaving cell `k` (instance `inst`) along `d`: its square for a
-/// plain cell; for a merged cell, every square of it whose step along `d`
-/// leaves the cell, one per line through it (so a merged cell's neighbours
-/// are its squares' neighbours, less itself). Returns false if a walk stopped.
-fn each_lane(
-    board: &BoardInfo,
-    c: &Core,
-    inst: i32,
-    k: usize,
-    d: (i32, i32),
-    reach: (usize, bool),
-    f: &mut impl FnMut(i32) -> bool,
-) -> bool {
-    let squares = &board.squares[k];
-    if d == (0, 0) {
-        return walk_lane(board, c, inst, squares[0], d, reach, f);
-    }
-    for &sq in squares {
-        if at_xy(board, c, sq.0 as i32 + d.0, sq.1 as i32 + d.1) != inst
-            && !walk_lane(board, c, inst, sq, d, reach, f)
-        {
-            return false;
-        }
-    }
-    true
-}
-
-/// Every cell of `ray(inst, dx, dy, n)`: along each lane, up to `n` cells,
-/// stopping after the first occupied one. Returns false if `f` stopped.
-pub fn each_ray_cell(
-    g: &Graph,
-    c: &Core,
-    inst: i32,
-    dx: i32,
-    dy: i32,
-    n: usize,
-    f: &mut impl FnMut(i32) -> bool,
-) -> bool {
-    let Some((b, k)) = cell_of(g, c, inst) else {
-        return true;
-    };
-    each_lane(&g.tables.boards[b], c, inst, k, (dx, dy), (n, true), f)
-}
-
-/// Every distinct cell a movement pattern reaches from `start` (turned by
-/// `facing`; a slide goes at most `n` cells), in the pattern's order, each
-/// once: a cell two vectors or two lanes reach (a merged cell next to the
-/// start, a neighbour of a merged start) is given the first time only.
-/// Returns false if `f` stopped.
-pub fn each_move(
-    g: &Graph,
-    c: &Core,
-    start: u16,
-    pattern: u16,
-    facing: u8,
-    n: u8,
-    f: &mut impl FnMut(i32) -> bool,
-) -> bool {
-    let Some((b, k)) = cell_of(g, c, start as i32) else {
-        return true;
-    };
-    let Some(p) = g.tables.patterns.get(pattern as usize) else {
-        return true;
-    };
-    let board = &g.tables.boards[b];
-    let base = c.zone_base[board.zone as usize] as i32;
-    let mut seen = [0u64; MAX_CELLS.div_ceil(64)];
-    let mut fresh = |cell: i32| {
-        let i = (cell - base) as usize;
-        let (w, bit) = (i / 64, 1u64 << (i % 64));
-        if seen[w] & bit != 0 {
-            return true;
-        }
-        seen[w] |= bit;
-        f(cell)
-    };
-    for m in &p.moves {
-        let (dx, dy) = turn(m.1, m.2, facing);
-        let reach = if m.0 == 1 {
-            (n as usize, true)
-        } else {
-            (1, false)
-        };
-        let d = (dx.clamp(-64, 64), dy.clamp(-64, 64));
-        if !each_lane(board, c, start as i32, k, d, reach, &mut fresh) {
-            return false;
-        }
-    }
-    true
-}
-
-/// The `i`-th cell (from 0) stepping from a cell along (dx, dy), or -1 past
-/// the edge: along its first lane (for a merged cell, the line leaving its
-/// first square that leaves it; `ray` gives every lane). A merged group
-/// counts as one cell and is crossed along the line.
-pub fn ray_nth(g: &Graph, c: &Core, inst: i32, dx: i32, dy: i32, i: usize) -> i32 {
-    let Some((b, k)) = cell_of(g, c, inst) else {
-        return -1;
-    };
-    if dx == 0 && dy == 0 {
-        return inst;
-    }
-    let board = &g.tables.boards[b];
-    let d = (dx.clamp(-128, 128), dy.clamp(-128, 128));
-    let first = board.squares[k]
-        .iter()
-        .find(|sq| at_xy(board, c, sq.0 as i32 + d.0, sq.1 as i32 + d.1) != inst);
-    let Some(&sq) = first else {
-        return -1;
-    };
-    let (mut out, mut j) = (-1, 0);
-    walk_lane(board, c, inst, sq, d, (i + 1, false), &mut |cell| {
-        if j == i {
-            out = cell;
-            return false;
-        }
-        j += 1;
-        true
-    });
-    out
-}
-
-/// One step from a cell.
-pub fn shift(g: &Graph, c: &Core, inst: i32, dx: i32, dy: i32) -> i32 {
-    ray_nth(g, c, inst, dx, dy, 0)
-}
-
-/// A vector turned a quarter clockwise `facing` times ((0, 1) forward becomes (1, 0)).
-fn turn(dx: i8, dy: i8, facing: u8) -> (i32, i32) {
-    let (mut x, mut y) = (dx as i32, dy as i32);
-    for _ in 0..facing {
-        (x, y) = (y, -x);
-    }
-    (x, y)
 }

@@ -127,8 +127,98 @@ impl State {
         Ok(())
     }
 
+    /// Execute one node: dispatch by the kind of node (each group has
+    /// its own function, so none of them grows long).
     fn step(&mut self, g: &Graph, fr: Frame) -> Result<(), Fault> {
         let node = &g.phases[fr.phase as usize].nodes[fr.pc as usize];
+        match node {
+            Node::ForStart { .. } | Node::ForNext { .. } => self.step_loop(g, fr, node),
+            Node::Choose { .. } => self.step_choose(g, node),
+            Node::Assign(..) => self.step_assign(g, fr, node),
+            Node::Move { .. }
+            | Node::MoveAll { .. }
+            | Node::Deal(..)
+            | Node::Shuffle(_)
+            | Node::Swap(..)
+            | Node::Peek(..)
+            | Node::Reveal(_) => self.step_cards(g, fr, node),
+            _ => self.step_control(g, fr, node),
+        }
+    }
+
+    /// Assignments, jumps, calls, returns, `leave`, checkpoints and the end.
+    fn step_control(&mut self, g: &Graph, fr: Frame, node: &Node) -> Result<(), Fault> {
+        let next = fr.pc + 1;
+        match node {
+            Node::Jump(t) => self.set_pc(*t),
+            Node::JumpIfNot(c, t) => {
+                let v = self.ev(g, |ev| ev.eval(c))?;
+                self.set_pc(if v != 0 { next } else { *t });
+            }
+            Node::Exit { iter, target } => {
+                if let Some(i) = iter {
+                    let base = self.locals[fr.base as usize + *i as usize] as usize;
+                    self.scratch.truncate(base);
+                }
+                self.set_pc(*target);
+            }
+            Node::EndGame => self.over = true,
+            Node::Leave(p) => {
+                if !self.frames.iter().any(|f| f.phase == *p) {
+                    return Err(Fault::LeaveNotRunning);
+                }
+                while self.pop().phase != *p {}
+                if self.frames.is_empty() {
+                    self.over = true;
+                }
+            }
+            Node::Return => {
+                self.pop();
+                if self.frames.is_empty() {
+                    self.over = true;
+                }
+            }
+            Node::Call(p, args) => {
+                let mut vals = [0i32; 16];
+                if args.len() > vals.len() {
+                    return Err(Fault::TooManyArguments);
+                }
+                for (i, a) in args.iter().enumerate() {
+                    vals[i] = self.ev(g, |ev| ev.eval(a))?;
+                }
+                if self.frames.len() >= MAX_CALL_DEPTH {
+                    return Err(Fault::CallsTooDeep);
+                }
+                self.set_pc(next);
+                self.call(g, *p, &vals[..args.len()]);
+            }
+            Node::Checkpoint => {
+                if self.checkpoints.len() >= MAX_CHECKPOINTS {
+                    return Err(Fault::TooManyCheckpoints);
+                }
+                self.checkpoints.push(self.core.clone());
+                self.set_pc(next);
+            }
+            Node::Rollback => {
+                if self.checkpoints.len() > fr.saved as usize
+                    && let Some(saved) = self.checkpoints.pop()
+                {
+                    // the decision-maker and turn stay as they are now
+                    let (actor, current) = (self.core.actor, self.core.current);
+                    self.core = saved;
+                    self.core.actor = actor;
+                    self.core.current = current;
+                }
+                self.set_pc(next);
+            }
+            _ => unreachable!("a control node"),
+        }
+        Ok(())
+    }
+
+    /// `x = e`, `x += e`, `x -= e` on a local, a variable, a player's or
+    /// a card's variable.
+    fn step_assign(&mut self, g: &Graph, fr: Frame, node: &Node) -> Result<(), Fault> {
         let next = fr.pc + 1;
         match node {
             Node::Assign(place, op, e) => {
@@ -153,11 +243,15 @@ impl State {
                 self.core.vars[idx] = combine(*op, self.core.vars[idx], v)?;
                 self.set_pc(next);
             }
-            Node::Jump(t) => self.set_pc(*t),
-            Node::JumpIfNot(c, t) => {
-                let v = self.ev(g, |ev| ev.eval(c))?;
-                self.set_pc(if v != 0 { next } else { *t });
-            }
+            _ => unreachable!("an assignment"),
+        }
+        Ok(())
+    }
+
+    /// `for`: snapshot the collection, then bind each value that passes the filter.
+    fn step_loop(&mut self, g: &Graph, fr: Frame, node: &Node) -> Result<(), Fault> {
+        let next = fr.pc + 1;
+        match node {
             Node::ForStart { coll, iter } => {
                 let coll = self.ev(g, |ev| ev.coll(coll))?;
                 let len = coll.len(g, &self.core);
@@ -203,21 +297,16 @@ impl State {
                     }
                 }
             }
-            Node::Exit { iter, target } => {
-                if let Some(i) = iter {
-                    let base = self.locals[fr.base as usize + *i as usize] as usize;
-                    self.scratch.truncate(base);
-                }
-                self.set_pc(*target);
-            }
-            Node::Choose {
-                who,
-                otherwise,
-                pass,
-                ..
-            } => {
+            _ => unreachable!("a loop node"),
+        }
+        Ok(())
+    }
+
+    /// A decision: list the legal actions once and wait (or take `otherwise`).
+    fn step_choose(&mut self, g: &Graph, node: &Node) -> Result<(), Fault> {
+        match node {
+            Node::Choose { who, otherwise, .. } => {
                 let p = self.ev(g, |ev| ev.player(who))?;
-                let _ = pass;
                 if self.defer {
                     // perft's last ply: the decision is not listed (see `resume`)
                     self.waiting = Some(p as u8);
@@ -243,6 +332,15 @@ impl State {
                     self.waiting = Some(p as u8);
                 }
             }
+            _ => unreachable!("a choice node"),
+        }
+        Ok(())
+    }
+
+    /// Nodes that move, shuffle, exchange, show or reveal cards.
+    fn step_cards(&mut self, g: &Graph, fr: Frame, node: &Node) -> Result<(), Fault> {
+        let next = fr.pc + 1;
+        match node {
             Node::Move { what, to, bottom } => {
                 let (c, z) = self.ev(g, |ev| Ok((ev.card(what)?, ev.zone(to)?)))?;
                 self.core.put(g, c as u16, z, *bottom);
@@ -252,20 +350,19 @@ impl State {
             Node::MoveAll { from, to, bottom } => {
                 let (f, z) = self.ev(g, |ev| Ok((ev.zone(from)?, ev.zone(to)?)))?;
                 if f != z {
-                    let mut cards = std::mem::take(&mut self.core.zones[f as usize]);
-                    let last = cards.last().map(|c| *c as i32);
-                    if *bottom {
-                        for c in cards.iter().rev() {
-                            self.core.place(g, *c, z, true);
-                        }
-                    } else {
-                        for c in &cards {
-                            self.core.place(g, *c, z, false);
-                        }
+                    let count = self.core.zone(f as usize).len();
+                    let last = self.core.zone(f as usize).last().map(|c| *c as i32);
+                    // the cards are lifted one by one (bottom-first for a
+                    // move to the bottom, which reverses them there)
+                    for _ in 0..count {
+                        let from = self.core.zone(f as usize);
+                        let c = if *bottom {
+                            from[from.len() - 1]
+                        } else {
+                            from[0]
+                        };
+                        self.core.put(g, c, z, *bottom);
                     }
-                    // give the emptied zone its buffer back
-                    cards.clear();
-                    self.core.zones[f as usize] = cards;
                     self.set_pc(next);
                     if let Some(c) = last {
                         self.trigger(g, z, c);
@@ -278,7 +375,7 @@ impl State {
                 let (n, f, z) = self.ev(g, |ev| Ok((ev.eval(n)?, ev.zone(from)?, ev.zone(to)?)))?;
                 let mut last = None;
                 for _ in 0..n.max(0) {
-                    let Some(&c) = self.core.zones[f as usize].last() else {
+                    let Some(&c) = self.core.zone(f as usize).last() else {
                         break;
                     };
                     self.core.put(g, c, z, false);
@@ -309,55 +406,7 @@ impl State {
                 self.core.known[c as usize] = self.core.all_players();
                 self.set_pc(next);
             }
-            Node::EndGame => self.over = true,
-            Node::Leave(p) => {
-                if !self.frames.iter().any(|f| f.phase == *p) {
-                    return Err(Fault::LeaveNotRunning);
-                }
-                while self.pop().phase != *p {}
-                if self.frames.is_empty() {
-                    self.over = true;
-                }
-            }
-            Node::Checkpoint => {
-                if self.checkpoints.len() >= MAX_CHECKPOINTS {
-                    return Err(Fault::TooManyCheckpoints);
-                }
-                self.checkpoints.push(self.core.clone());
-                self.set_pc(next);
-            }
-            Node::Rollback => {
-                if self.checkpoints.len() > fr.saved as usize
-                    && let Some(saved) = self.checkpoints.pop()
-                {
-                    // the decision-maker and turn stay as they are now
-                    let (actor, current) = (self.core.actor, self.core.current);
-                    self.core = saved;
-                    self.core.actor = actor;
-                    self.core.current = current;
-                }
-                self.set_pc(next);
-            }
-            Node::Return => {
-                self.pop();
-                if self.frames.is_empty() {
-                    self.over = true;
-                }
-            }
-            Node::Call(p, args) => {
-                let mut vals = [0i32; 16];
-                if args.len() > vals.len() {
-                    return Err(Fault::TooManyArguments);
-                }
-                for (i, a) in args.iter().enumerate() {
-                    vals[i] = self.ev(g, |ev| ev.eval(a))?;
-                }
-                if self.frames.len() >= MAX_CALL_DEPTH {
-                    return Err(Fault::CallsTooDeep);
-                }
-                self.set_pc(next);
-                self.call(g, *p, &vals[..args.len()]);
-            }
+            _ => unreachable!("a card node"),
         }
         Ok(())
     }
@@ -455,6 +504,7 @@ impl State {
             return Err((Fault::NoDecisionPending, (fr.phase, fr.pc)));
         };
         self.core.actor = self.waiting.take().map(i32::from).unwrap_or(-1);
+        self.listing_fault = None;
         self.decisions += 1;
         self.history.push(a);
         if a.arm == Action::PASS {

@@ -10,6 +10,8 @@ mod board_view;
 mod determinize;
 mod eval;
 mod exec;
+mod fault;
+mod geometry;
 pub mod perft;
 mod probe;
 mod state;
@@ -559,7 +561,17 @@ impl State {
         });
         self.legal = legal;
         let at = self.frames.last().map_or((0, 0), |f| (f.phase, f.pc));
-        r.map_err(|f| self.fault(game, f, at))
+        let r = r.map_err(|f| self.fault(game, f, at));
+        self.listing_fault = r.as_ref().err().map(|e| Box::new(e.clone()));
+        r
+    }
+
+    /// The fault a guard hit when the pending decision was last listed
+    /// after a hand edit ([`State::relist_edited`]), if any: the legal
+    /// actions are then those found before the fault. Cleared by the next
+    /// listing that succeeds and by every action taken.
+    pub fn listing_fault(&self) -> Option<&EngineError> {
+        self.listing_fault.as_deref()
     }
 
     /// Relist after one hand edit (`arrange`, `put`, or a caller that
@@ -567,7 +579,7 @@ impl State {
     /// edit by edit may pass through positions where a guard faults (no
     /// king yet); the list is then what was found before the fault, and
     /// [`State::apply_setup`] relists the finished position, reporting any
-    /// fault.
+    /// fault. The fault is kept, not dropped: see [`State::listing_fault`].
     pub fn relist_edited(&mut self, game: &Game) {
         if self.relist(game).is_err() {
             self.edited = true;
@@ -806,14 +818,14 @@ impl State {
     pub fn check_conservation(&self, game: &Game) -> Result<(), EngineError> {
         let n = game.card_count();
         let mut seen = vec![false; n];
-        for (z, cards) in self.core.zones.iter().enumerate() {
+        for (z, cards) in self.core.zones().enumerate() {
             for c in cards {
                 let c = *c as usize;
                 if c >= n || seen[c] {
                     return Err(EngineError::Conservation(format!("card {c} appears twice")));
                 }
                 seen[c] = true;
-                if self.core.card_zone[c] as usize != z {
+                if self.core.card_zone(c) as usize != z {
                     return Err(EngineError::Conservation(format!(
                         "card {c} is indexed in the wrong zone"
                     )));
@@ -832,5 +844,34 @@ impl State {
 
     pub fn players(&self) -> usize {
         self.core.n as usize
+    }
+
+    /// The position the rules see: zones, cards' places and knowledge,
+    /// variables, options (read-only).
+    pub fn table(&self) -> &Core {
+        &self.core
+    }
+
+    /// The position, to edit by hand (tests, tools). The state is marked
+    /// edited, so [`State::undo`] refuses it; call
+    /// [`State::relist_edited`] when done so the legal actions follow.
+    pub fn edit_table(&mut self) -> &mut Core {
+        self.edited = true;
+        &mut self.core
+    }
+
+    /// The phases running, outermost first, each with the node it is at.
+    pub fn frames(&self) -> &[Frame] {
+        &self.frames
+    }
+
+    /// The (phase, node) the game waits at or runs, if any.
+    pub fn at(&self) -> Option<(u16, u32)> {
+        self.frames.last().map(|f| (f.phase, f.pc))
+    }
+
+    /// Steps (graph nodes) executed since the game began.
+    pub fn steps(&self) -> u64 {
+        self.steps
     }
 }

@@ -14,8 +14,11 @@ use serde::{Deserialize, Serialize};
 /// Bitset of players who know a card.
 pub type Knowers = u32;
 
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct Core {
+/// What a game's table looks like, fixed once the players are seated: the
+/// zone instances, the variables' places and the option values. Shared by
+/// every copy of the state (a clone bumps a count, copies nothing).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct Layout {
     pub n: u8,
     pub counterclockwise: bool,
     pub opts: Vec<i32>,
@@ -26,33 +29,213 @@ pub struct Core {
     /// For each instance: its declared zone and owner (-1 if shared).
     pub inst_zone: Vec<u16>,
     pub inst_owner: Vec<i8>,
-    /// Cards in each zone instance, bottom first.
-    pub zones: Vec<Vec<u16>>,
-    pub card_zone: Vec<u16>,
-    pub known: Vec<Knowers>,
     pub var_base: Vec<u32>,
+}
+
+/// What the rules can see. The cards of every zone instance live in one
+/// flat arena (`arena`): `starts` (one per instance, plus the end), then the
+/// cards of instance 0, 1, ... bottom first, then each card's instance. A
+/// clone is three vector copies whatever the number of zones, and
+/// [`Core::copy_from`] reuses the buffers (no allocation).
+#[derive(Debug, Serialize, Deserialize)]
+pub struct Core {
+    lay: std::sync::Arc<Layout>,
+    arena: Vec<u16>,
+    pub known: Vec<Knowers>,
     pub vars: Vec<i32>,
     pub actor: i32,
     pub current: i32,
 }
 
+impl Clone for Core {
+    fn clone(&self) -> Core {
+        Core {
+            lay: self.lay.clone(),
+            arena: self.arena.clone(),
+            known: self.known.clone(),
+            vars: self.vars.clone(),
+            actor: self.actor,
+            current: self.current,
+        }
+    }
+
+    /// Reuses this table's buffers: no allocation once they are big enough.
+    fn clone_from(&mut self, other: &Core) {
+        self.copy_from(other);
+    }
+}
+
+/// The fixed layout is read through the core (`core.n`, `core.zone_base`).
+impl std::ops::Deref for Core {
+    type Target = Layout;
+    fn deref(&self) -> &Layout {
+        &self.lay
+    }
+}
+
 impl Core {
+    /// A table with every card placed in the instance `home[card]`.
+    pub fn new(lay: Layout, home: &[u16], vars: usize) -> Core {
+        let insts = lay.inst_zone.len();
+        let cards = home.len();
+        let mut per: Vec<Vec<u16>> = vec![Vec::new(); insts];
+        for (c, h) in home.iter().enumerate() {
+            per[*h as usize].push(c as u16);
+        }
+        let mut core = Core {
+            lay: std::sync::Arc::new(lay),
+            arena: vec![0; insts + 1 + 2 * cards],
+            known: vec![0; cards],
+            vars: vec![0; vars],
+            actor: -1,
+            current: -1,
+        };
+        core.set_zones(&per);
+        core
+    }
+
+    /// Offset of the cards in the arena.
+    #[inline]
+    fn cards_at(&self) -> usize {
+        self.lay.inst_zone.len() + 1
+    }
+
+    /// Number of zone instances.
+    #[inline]
+    pub fn insts(&self) -> usize {
+        self.lay.inst_zone.len()
+    }
+
+    /// Number of cards in the game.
+    #[inline]
+    pub fn card_count(&self) -> usize {
+        self.known.len()
+    }
+
+    /// The cards of an instance, bottom first.
+    #[inline]
+    pub fn zone(&self, inst: usize) -> &[u16] {
+        let s = self.cards_at();
+        let (a, b) = (self.arena[inst] as usize, self.arena[inst + 1] as usize);
+        &self.arena[s + a..s + b]
+    }
+
+    /// The cards of an instance, to reorder or exchange in place.
+    #[inline]
+    pub fn zone_mut(&mut self, inst: usize) -> &mut [u16] {
+        let s = self.cards_at();
+        let (a, b) = (self.arena[inst] as usize, self.arena[inst + 1] as usize);
+        &mut self.arena[s + a..s + b]
+    }
+
+    /// Every instance's cards, in instance order.
+    pub fn zones(&self) -> impl Iterator<Item = &[u16]> + '_ {
+        (0..self.insts()).map(|i| self.zone(i))
+    }
+
+    /// The instance a card lies in (`u16::MAX` while lifted out).
+    #[inline]
+    pub fn card_zone(&self, card: usize) -> u16 {
+        self.arena[self.cards_at() + self.card_count() + card]
+    }
+
+    #[inline]
+    pub fn set_card_zone(&mut self, card: usize, inst: u16) {
+        let at = self.cards_at() + self.card_count() + card;
+        self.arena[at] = inst;
+    }
+
+    /// Insert a card at position `i` of an instance (the card must be in
+    /// no zone: the arena holds each card at most once).
+    pub fn insert_at(&mut self, inst: usize, i: usize, card: u16) {
+        let s = self.cards_at();
+        let insts = self.insts();
+        let end = s + self.arena[insts] as usize;
+        debug_assert!(
+            (self.arena[insts] as usize) < self.card_count(),
+            "a card is in at most one zone"
+        );
+        let at = s + self.arena[inst] as usize + i;
+        self.arena.copy_within(at..end, at + 1);
+        self.arena[at] = card;
+        for k in &mut self.arena[inst + 1..=insts] {
+            *k += 1;
+        }
+    }
+
+    /// Take the card at position `i` out of an instance.
+    pub fn remove_at(&mut self, inst: usize, i: usize) -> u16 {
+        let s = self.cards_at();
+        let insts = self.insts();
+        let end = s + self.arena[insts] as usize;
+        let at = s + self.arena[inst] as usize + i;
+        let card = self.arena[at];
+        self.arena.copy_within(at + 1..end, at);
+        for k in &mut self.arena[inst + 1..=insts] {
+            *k -= 1;
+        }
+        card
+    }
+
+    /// Empty an instance (the cards' own instance is left for the caller).
+    pub fn clear_zone(&mut self, inst: usize) {
+        let s = self.cards_at();
+        let insts = self.insts();
+        let end = s + self.arena[insts] as usize;
+        let (a, b) = (self.arena[inst] as usize, self.arena[inst + 1] as usize);
+        let n = (b - a) as u16;
+        self.arena.copy_within(s + b..end, s + a);
+        for k in &mut self.arena[inst + 1..=insts] {
+            *k -= n;
+        }
+    }
+
+    /// Every instance's cards as separate lists (for edits by hand, which
+    /// are rare: `arrange`, sampling hidden cards).
+    pub fn nested(&self) -> Vec<Vec<u16>> {
+        self.zones().map(<[u16]>::to_vec).collect()
+    }
+
+    /// Lay out every instance anew from separate lists, one per instance,
+    /// and index each card's instance (a card in no list gets `u16::MAX`).
+    pub fn set_zones(&mut self, per: &[Vec<u16>]) {
+        let s = self.cards_at();
+        let nc = self.card_count();
+        let mut k = 0usize;
+        for (inst, cards) in per.iter().enumerate() {
+            self.arena[inst] = k as u16;
+            self.arena[s + k..s + k + cards.len()].copy_from_slice(cards);
+            k += cards.len();
+        }
+        self.arena[per.len()] = k as u16;
+        self.arena[s + nc..s + 2 * nc].fill(u16::MAX);
+        for (inst, cards) in per.iter().enumerate() {
+            for c in cards {
+                self.arena[s + nc + *c as usize] = inst as u16;
+            }
+        }
+    }
+
     /// Become a copy of `other`, reusing this table's buffers.
     pub fn copy_from(&mut self, other: &Core) {
-        self.n = other.n;
-        self.counterclockwise = other.counterclockwise;
-        self.opts.clone_from(&other.opts);
-        self.zone_base.clone_from(&other.zone_base);
-        self.zone_count.clone_from(&other.zone_count);
-        self.inst_zone.clone_from(&other.inst_zone);
-        self.inst_owner.clone_from(&other.inst_owner);
-        self.zones.clone_from(&other.zones);
-        self.card_zone.clone_from(&other.card_zone);
+        if !std::sync::Arc::ptr_eq(&self.lay, &other.lay) {
+            self.lay = other.lay.clone();
+        }
+        self.arena.clone_from(&other.arena);
         self.known.clone_from(&other.known);
-        self.var_base.clone_from(&other.var_base);
         self.vars.clone_from(&other.vars);
         self.actor = other.actor;
         self.current = other.current;
+    }
+
+    /// Whether two tables hold the same position (zones, knowledge,
+    /// variables, actor and current player).
+    pub fn same(&self, other: &Core) -> bool {
+        self.lay == other.lay
+            && self.arena == other.arena
+            && self.known == other.known
+            && self.vars == other.vars
+            && (self.actor, self.current) == (other.actor, other.current)
     }
 
     /// The player `k` seats after `p` in playing order.
@@ -63,8 +246,11 @@ impl Core {
     }
 
     pub fn position(&self, card: u16) -> usize {
-        let z = self.card_zone[card as usize] as usize;
-        self.zones[z].iter().position(|c| *c == card).unwrap_or(0)
+        let z = self.card_zone(card as usize) as usize;
+        if z >= self.insts() {
+            return 0;
+        }
+        self.zone(z).iter().position(|c| *c == card).unwrap_or(0)
     }
 
     pub fn all_players(&self) -> Knowers {
@@ -77,10 +263,10 @@ impl Core {
 
     /// Who can see a card that lies in an instance.
     pub fn viewers(&self, g: &Graph, inst: u16) -> Knowers {
-        let z = self.inst_zone[inst as usize];
+        let z = self.lay.inst_zone[inst as usize];
         match g.tables.zones[z as usize].visibility {
             Visibility::Public | Visibility::Top => self.all_players(),
-            Visibility::Owner => match self.inst_owner[inst as usize] {
+            Visibility::Owner => match self.lay.inst_owner[inst as usize] {
                 o if o >= 0 => 1 << o,
                 _ => 0,
             },
@@ -89,12 +275,16 @@ impl Core {
     }
 
     /// Take a card out of wherever it is.
-    fn lift(&mut self, card: u16) {
-        let z = self.card_zone[card as usize] as usize;
-        // most moves take the top card: search from the top
-        if let Some(i) = self.zones[z].iter().rposition(|c| *c == card) {
-            self.zones[z].remove(i);
+    pub fn lift(&mut self, card: u16) {
+        let z = self.card_zone(card as usize) as usize;
+        if z >= self.insts() {
+            return;
         }
+        // most moves take the top card: search from the top
+        if let Some(i) = self.zone(z).iter().rposition(|c| *c == card) {
+            self.remove_at(z, i);
+        }
+        self.set_card_zone(card as usize, u16::MAX);
     }
 
     /// Put a card on top (or at the bottom) of an instance; whoever can see
@@ -106,15 +296,15 @@ impl Core {
 
     /// Like [`Core::put`] for a card already lifted out of its zone.
     pub fn place(&mut self, g: &Graph, card: u16, inst: u16, bottom: bool) {
-        let zone = &mut self.zones[inst as usize];
-        if bottom {
-            zone.insert(0, card);
+        let i = if bottom {
+            0
         } else {
-            zone.push(card);
-        }
-        self.card_zone[card as usize] = inst;
-        let is_top_only =
-            g.tables.zones[self.inst_zone[inst as usize] as usize].visibility == Visibility::Top;
+            self.zone(inst as usize).len()
+        };
+        self.insert_at(inst as usize, i, card);
+        self.set_card_zone(card as usize, inst);
+        let is_top_only = g.tables.zones[self.lay.inst_zone[inst as usize] as usize].visibility
+            == Visibility::Top;
         if !(is_top_only && bottom) {
             self.known[card as usize] |= self.viewers(g, inst);
         }
@@ -125,13 +315,13 @@ impl Core {
         if a == b {
             return;
         }
-        let (za, zb) = (self.card_zone[a as usize], self.card_zone[b as usize]);
+        let (za, zb) = (self.card_zone(a as usize), self.card_zone(b as usize));
         let ia = self.position(a);
         let ib = self.position(b);
-        self.zones[za as usize][ia] = b;
-        self.zones[zb as usize][ib] = a;
-        self.card_zone[a as usize] = zb;
-        self.card_zone[b as usize] = za;
+        self.zone_mut(za as usize)[ia] = b;
+        self.zone_mut(zb as usize)[ib] = a;
+        self.set_card_zone(a as usize, zb);
+        self.set_card_zone(b as usize, za);
         self.known[a as usize] |= self.viewers(g, zb);
         self.known[b as usize] |= self.viewers(g, za);
     }
@@ -139,9 +329,10 @@ impl Core {
     pub fn shuffle(&mut self, g: &Graph, inst: u16, rng: &mut ChaCha8Rng) {
         use rand::seq::SliceRandom;
         let viewers = self.viewers(g, inst);
-        let zone = &mut self.zones[inst as usize];
-        zone.shuffle(rng);
-        for c in zone.iter() {
+        self.zone_mut(inst as usize).shuffle(rng);
+        let s = self.cards_at();
+        let (a, b) = (self.arena[inst as usize], self.arena[inst as usize + 1]);
+        for c in &self.arena[s + a as usize..s + b as usize] {
             self.known[*c as usize] = viewers;
         }
     }
@@ -160,39 +351,91 @@ pub struct Frame {
     pub saved: u32,
 }
 
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Debug, Serialize, Deserialize)]
 pub struct State {
-    pub core: Core,
-    pub frames: Vec<Frame>,
-    pub locals: Vec<i32>,
+    pub(super) core: Core,
+    pub(super) frames: Vec<Frame>,
+    pub(super) locals: Vec<i32>,
     /// Loop snapshots: `[len, next, items...]` per active `for`.
-    pub scratch: Vec<i32>,
+    pub(super) scratch: Vec<i32>,
     /// Copies of the table taken by `checkpoint`, newest last.
-    pub checkpoints: Vec<Core>,
-    pub rng: ChaCha8Rng,
+    pub(super) checkpoints: Vec<Core>,
+    pub(super) rng: ChaCha8Rng,
     /// The player who must choose now, if the interpreter is waiting.
-    pub waiting: Option<u8>,
-    pub over: bool,
-    pub turns: u32,
-    pub decisions: u32,
+    pub(super) waiting: Option<u8>,
+    pub(super) over: bool,
+    pub(super) turns: u32,
+    pub(super) decisions: u32,
     /// Nodes executed since the game began.
-    pub steps: u64,
-    pub seed: u64,
+    pub(super) steps: u64,
+    pub(super) seed: u64,
     /// The legal actions of the pending decision (without `pass`), listed
     /// once when the decision was reached and kept until it is taken.
     #[serde(default)]
-    pub(crate) legal: Vec<Action>,
+    pub(super) legal: Vec<Action>,
     /// Every action taken since the start, in order.
     #[serde(default)]
-    pub(crate) history: Vec<Action>,
+    pub(super) history: Vec<Action>,
     /// Set when the position was edited by hand (`arrange`, `put`): the
     /// history then no longer replays to it.
     #[serde(default)]
-    pub(crate) edited: bool,
+    pub(super) edited: bool,
     /// Stop at the next decision without listing it (perft's last ply,
     /// where only whether a new turn began is counted).
     #[serde(skip)]
-    pub(crate) defer: bool,
+    pub(super) defer: bool,
+    /// A fault hit while listing again after a hand edit (see
+    /// `State::listing_fault`).
+    #[serde(skip)]
+    pub(super) listing_fault: Option<Box<EngineError>>,
+}
+
+impl Clone for State {
+    fn clone(&self) -> State {
+        let mut s = State {
+            core: self.core.clone(),
+            frames: Vec::new(),
+            locals: Vec::new(),
+            scratch: Vec::new(),
+            checkpoints: Vec::new(),
+            rng: self.rng.clone(),
+            waiting: None,
+            over: false,
+            turns: 0,
+            decisions: 0,
+            steps: 0,
+            seed: 0,
+            legal: Vec::new(),
+            history: Vec::new(),
+            edited: false,
+            defer: false,
+            listing_fault: None,
+        };
+        s.clone_from(self);
+        s
+    }
+
+    /// Field by field into this state's buffers: copying a state into a
+    /// warm one (search, `would`, perft) allocates nothing.
+    fn clone_from(&mut self, o: &State) {
+        self.core.copy_from(&o.core);
+        self.frames.clone_from(&o.frames);
+        self.locals.clone_from(&o.locals);
+        self.scratch.clone_from(&o.scratch);
+        self.checkpoints.clone_from(&o.checkpoints);
+        self.rng.clone_from(&o.rng);
+        self.waiting = o.waiting;
+        self.over = o.over;
+        self.turns = o.turns;
+        self.decisions = o.decisions;
+        self.steps = o.steps;
+        self.seed = o.seed;
+        self.legal.clone_from(&o.legal);
+        self.history.clone_from(&o.history);
+        self.edited = o.edited;
+        self.defer = o.defer;
+        self.listing_fault.clone_from(&o.listing_fault);
+    }
 }
 
 /// Why the engine refused or stopped.
@@ -277,13 +520,7 @@ impl State {
                 inst_owner.push(-1);
             }
         }
-        let mut zones = vec![Vec::new(); inst_zone.len()];
-        let mut card_zone = Vec::with_capacity(t.cards.len());
-        for (c, home) in t.card_home.iter().enumerate() {
-            let inst = zone_base[*home as usize];
-            zones[inst as usize].push(c as u16);
-            card_zone.push(inst);
-        }
+        let home: Vec<u16> = t.card_home.iter().map(|h| zone_base[*h as usize]).collect();
         let mut var_base = Vec::new();
         let mut size = 0u32;
         for v in &t.vars {
@@ -296,7 +533,7 @@ impl State {
                 1
             };
         }
-        let mut core = Core {
+        let lay = Layout {
             n,
             counterclockwise: t.counterclockwise,
             opts: opts.to_vec(),
@@ -304,19 +541,11 @@ impl State {
             zone_count,
             inst_zone,
             inst_owner,
-            zones,
-            card_zone,
-            known: vec![0; t.cards.len()],
             var_base,
-            vars: vec![0; size as usize],
-            actor: -1,
-            current: -1,
         };
-        for inst in 0..core.zones.len() {
-            let viewers = core.viewers(g, inst as u16);
-            for c in core.zones[inst].clone() {
-                core.known[c as usize] = viewers;
-            }
+        let mut core = Core::new(lay, &home, size as usize);
+        for (c, h) in home.iter().enumerate() {
+            core.known[c] = core.viewers(g, *h);
         }
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         for (vi, v) in t.vars.iter().enumerate() {
@@ -355,6 +584,7 @@ impl State {
             history: Vec::new(),
             edited: false,
             defer: false,
+            listing_fault: None,
         })
     }
 }

@@ -175,7 +175,7 @@ impl State {
                 // a board: a grid with coordinates, pieces as symbols
                 let board = &t.boards[b as usize];
                 let pieces: usize = (0..board.cells.len())
-                    .map(|k| self.core.zones[base + k].len())
+                    .map(|k| self.core.zone(base + k).len())
                     .sum();
                 let _ = writeln!(out, "  {:<14} [{:>2}]", z.name, pieces);
                 out.push_str(&self.board_grid(game, zi, viewer, "    "));
@@ -187,7 +187,7 @@ impl State {
                 1
             };
             for inst in base..base + count {
-                let cards = &self.core.zones[inst];
+                let cards = self.core.zone(inst);
                 let name = self.zone_name(game, inst);
                 let text = match (z.shape, z.visibility) {
                     (Shape::Pile, Visibility::Hidden) if viewer != Viewer::All => String::new(),
@@ -319,14 +319,15 @@ impl State {
                 .position(|z| z.name == zone && z.board.is_some())
         {
             let base = self.core.zone_base[zi] as usize;
+            let mut zones = self.core.nested();
             for inst in base..base + self.core.zone_count[zi] as usize {
-                for c in std::mem::take(&mut self.core.zones[inst]) {
+                for c in std::mem::take(&mut zones[inst]) {
                     let home = self.core.zone_base[t.card_home[c as usize] as usize];
-                    self.core.zones[home as usize].insert(0, c);
-                    self.core.card_zone[c as usize] = home;
+                    zones[home as usize].insert(0, c);
                     self.core.known[c as usize] = self.core.viewers(game.graph(), home);
                 }
             }
+            self.core.set_zones(&zones);
             self.relist_edited(game);
             return Ok(());
         }
@@ -344,7 +345,7 @@ impl State {
                 // shared zone, then one in a player's zone (which an earlier
                 // arrange may have placed there)
                 .min_by_key(|c| {
-                    let z = self.core.card_zone[*c] as usize;
+                    let z = self.core.card_zone(*c) as usize;
                     let home = self.core.zone_base[t.card_home[*c] as usize] as usize;
                     (z != inst, z != home, self.core.inst_owner[z] >= 0, *c)
                 });
@@ -365,7 +366,8 @@ impl State {
             }
         }
         let g = game.graph();
-        let displaced: Vec<u16> = self.core.zones[inst]
+        let mut zones = self.core.nested();
+        let displaced: Vec<u16> = zones[inst]
             .iter()
             .copied()
             .filter(|c| !chosen.contains(c))
@@ -373,7 +375,7 @@ impl State {
         // record where each chosen card came from (zone, index), then swap in
         let mut holes: Vec<(u16, usize)> = Vec::new();
         for c in &chosen {
-            let z = self.core.card_zone[*c as usize];
+            let z = self.core.card_zone(*c as usize);
             if z as usize != inst {
                 holes.push((z, self.core.position(*c)));
             }
@@ -389,27 +391,23 @@ impl State {
         let extra: Vec<u16> = d.collect();
         // Rebuild: empty the target, then set holes, then fill target.
         for (z, i) in &holes {
-            self.core.zones[*z as usize][*i] = u16::MAX;
+            zones[*z as usize][*i] = u16::MAX;
         }
         for (c, z, i) in &placements {
-            self.core.zones[*z as usize][*i] = *c;
-            self.core.card_zone[*c as usize] = *z;
+            zones[*z as usize][*i] = *c;
         }
-        for zone in self.core.zones.iter_mut() {
+        for zone in zones.iter_mut() {
             zone.retain(|c| *c != u16::MAX);
         }
-        self.core.zones[inst] = chosen.clone();
-        for c in &chosen {
-            self.core.card_zone[*c as usize] = inst as u16;
-        }
+        zones[inst] = chosen.clone();
         // Extra displaced cards go to the bottom of their deck's home zone
         // (beneath the named cards when that is the arranged zone itself).
         for c in extra.into_iter().rev() {
             let home = self.core.zone_base[t.card_home[c as usize] as usize];
-            self.core.zones[home as usize].insert(0, c);
-            self.core.card_zone[c as usize] = home;
+            zones[home as usize].insert(0, c);
         }
-        for (z, cards) in self.core.zones.iter().enumerate() {
+        self.core.set_zones(&zones);
+        for (z, cards) in zones.iter().enumerate() {
             let viewers = self.core.viewers(g, z as u16);
             for c in cards {
                 if chosen.contains(c) || placements.iter().any(|p| p.0 == *c) {

@@ -40,7 +40,7 @@ impl Words {
         Words {
             labels,
             seats: (0..s.players).map(|p| format!("P{p}")).collect(),
-            zones: (0..s.state.core.zones.len())
+            zones: (0..s.state.table().insts())
                 .map(|i| s.state.zone_name(&s.game, i))
                 .collect(),
             cards,

@@ -33,7 +33,7 @@ pub fn cmd_hint(s: &mut Session, args: &[&str], out: &mut String) -> Result<Flow
         return Err("nobody is to move".into());
     };
     let seed =
-        bot_seed(s.seed, seat) ^ u64::from(s.state.decisions).wrapping_mul(0x2545_f491_4f6c_dd1d);
+        bot_seed(s.seed, seat) ^ u64::from(s.state.decisions()).wrapping_mul(0x2545_f491_4f6c_dd1d);
     let mut agent = kind.build(seed);
     let Some(stats) = agent.analyse(&s.game, &s.state, &legal) else {
         return Err(format!(

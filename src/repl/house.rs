@@ -16,7 +16,7 @@ pub fn cmd_options(s: &mut Session, args: &[&str], out: &mut String) -> Result<F
         out.push_str("this game has no options\n");
         return Ok(Flow::Continue);
     }
-    let values = &s.state.core.opts;
+    let values = &s.state.table().opts;
     let ranges: Vec<String> = opts
         .iter()
         .map(|o| format!("{}..{}", o.min, o.max))
@@ -49,7 +49,7 @@ fn pending(s: &Session) -> Vec<String> {
     s.game
         .options()
         .iter()
-        .zip(next.iter().zip(&s.state.core.opts))
+        .zip(next.iter().zip(&s.state.table().opts))
         .filter(|(_, (n, now))| n != now)
         .map(|(o, (n, _))| format!("{}={n}", o.name))
         .collect()
@@ -80,7 +80,7 @@ pub fn cmd_set(s: &mut Session, args: &[&str], out: &mut String) -> Result<Flow,
     let i = s.game.option_index(name).unwrap_or(0);
     let v = next[i];
     choose(s, name, v);
-    let now = s.state.core.opts.get(i).copied().unwrap_or(v);
+    let now = s.state.table().opts.get(i).copied().unwrap_or(v);
     if now == v {
         let _ = writeln!(out, "{name} = {v}, as in the game under way");
     } else {
@@ -409,7 +409,13 @@ fn report_option_changes(s: &Session, game: &Game, opts: &[i32], out: &mut Strin
                 let _ = writeln!(out, "new option {} = {now}", o.name);
             }
             Some(j) => {
-                let before = s.state.core.opts.get(j).copied().unwrap_or(old[j].default);
+                let before = s
+                    .state
+                    .table()
+                    .opts
+                    .get(j)
+                    .copied()
+                    .unwrap_or(old[j].default);
                 if old[j].default != o.default {
                     let _ = writeln!(
                         out,

@@ -33,8 +33,8 @@ fn zone_table(s: &Session, zone: &str, out: &mut String) -> Result<(), String> {
     let st = &s.state;
     let inst = st.find_zone(&s.game, zone)?;
     let t = &s.game.graph().tables;
-    let info = &t.zones[st.core.inst_zone[inst] as usize];
-    let cards = &st.core.zones[inst];
+    let info = &t.zones[st.table().inst_zone[inst] as usize];
+    let cards = st.table().zone(inst);
     let shape = format!("{:?}", info.shape).to_lowercase();
     let vis = format!("{:?}", info.visibility).to_lowercase();
     let plural = if cards.len() == 1 { "" } else { "s" };
@@ -60,7 +60,7 @@ fn zone_table(s: &Session, zone: &str, out: &mut String) -> Result<(), String> {
         .max(4);
     let _ = writeln!(out, "  {:>3}  {:<width$}  known by", "#", "card");
     for (i, c) in cards.iter().enumerate() {
-        let known = st.core.known[*c as usize];
+        let known = st.table().known[*c as usize];
         let who: Vec<String> = (0..st.players())
             .filter(|p| (known >> p) & 1 == 1)
             .map(|p| format!("P{p}"))
@@ -179,7 +179,7 @@ pub fn cmd_explain(s: &mut Session, args: &[&str], out: &mut String) -> Result<F
 
 /// The line of the pending choice (`choose p {`).
 fn choose_line(game: &Game, state: &crate::State) -> Option<usize> {
-    let fr = state.frames.last()?;
+    let fr = state.frames().last()?;
     let phase = &game.graph().phases[fr.phase as usize];
     let span = phase.spans.get(fr.pc as usize)?;
     Some(game.source().line_of(span.start))
@@ -192,7 +192,7 @@ fn rule_lines(
     state: &crate::State,
     action: Action,
 ) -> Option<(&'static str, (usize, usize))> {
-    let fr = state.frames.last()?;
+    let fr = state.frames().last()?;
     let phase = &game.graph().phases[fr.phase as usize];
     let kind = match phase.kind {
         ProcKind::Start => "start",

@@ -91,7 +91,7 @@ impl SavedGame {
                 .game
                 .options()
                 .iter()
-                .zip(&s.state.core.opts)
+                .zip(&s.state.table().opts)
                 .map(|(o, v)| (o.name.clone(), *v))
                 .collect(),
             steps: steps_of(s),

@@ -301,7 +301,7 @@ impl Session {
             .iter()
             .map(|p| format!("P{p}"))
             .collect();
-        let turns = self.state.turns;
+        let turns = self.state.turns();
         let who = match winners.len() {
             0 => "nobody wins".to_string(),
             1 => format!("{} wins", winners[0]),

@@ -205,7 +205,7 @@ enum Until {
 /// The phase that called the phase running the turns (see `help auto`),
 /// or None when start runs the turns itself.
 fn round_caller(s: &Session) -> Option<u16> {
-    let frames = &s.state.frames;
+    let frames = s.state.frames();
     let phases = &s.game.graph().phases;
     let turn = frames
         .iter()
@@ -219,7 +219,7 @@ pub fn cmd_auto(s: &mut Session, args: &[&str], out: &mut String) -> Result<Flow
     let until = match args {
         [] => Until::Moves(1),
         [w] if w.eq_ignore_ascii_case("end") => Until::End,
-        [w] if w.eq_ignore_ascii_case("turn") => Until::Turn(s.state.turns),
+        [w] if w.eq_ignore_ascii_case("turn") => Until::Turn(s.state.turns()),
         [w] if w.eq_ignore_ascii_case("round") => match round_caller(s) {
             Some(p) => Until::Phase(p),
             None => Until::End,
@@ -252,7 +252,7 @@ pub fn cmd_auto(s: &mut Session, args: &[&str], out: &mut String) -> Result<Flow
         let visits = s.play_with(action, out, observe)?;
         made += 1;
         let done = match until {
-            Until::Turn(t) => s.state.turns != t,
+            Until::Turn(t) => s.state.turns() != t,
             Until::Phase(p) => visits.iter().any(|(q, _)| *q == p),
             _ => false,
         };

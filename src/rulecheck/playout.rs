@@ -45,7 +45,7 @@ fn fault_at(game: &Game, e: &EngineError, state: Option<&State>) -> At {
             .position(|p| &p.name == phase)
             .map_or(At::Game, |i| At::Node(i as u16, *node)),
         _ => state
-            .and_then(|s| s.frames.last())
+            .and_then(|s| s.frames().last())
             .map_or(At::Game, |f| At::Node(f.phase, f.pc)),
     }
 }
@@ -138,13 +138,13 @@ pub fn play(
     loop {
         if state.is_over() {
             let winners = state.winners(game);
-            stats.finish(state.turns, state.decisions, &winners, changes);
+            stats.finish(state.turns(), state.decisions(), &winners, changes);
             return;
         }
         if taken >= t.max_decisions {
             let m = format!(
                 "still running after {taken} decisions ({} turns)",
-                state.turns
+                state.turns()
             );
             incident(stats, Kind::DoesNotEnd, At::Game, taken, false, m);
             return;
@@ -152,7 +152,7 @@ pub fn play(
         state.legal_actions_into(game, buf);
         let (Some(seat), false) = (state.chooser(), buf.is_empty()) else {
             let at = state
-                .frames
+                .frames()
                 .last()
                 .map_or(At::Game, |f| At::Node(f.phase, f.pc));
             let who = match state.chooser() {
@@ -172,7 +172,7 @@ pub fn play(
             p.push(pick as u32);
         }
         if action.arm != Action::PASS
-            && let Some(f) = state.frames.last()
+            && let Some(f) = state.frames().last()
             && let Some(arm) = layout.arm(f.phase, f.pc, action.arm)
         {
             stats.arms[arm] += 1;
@@ -241,11 +241,12 @@ mod tests {
         let game = Game::from_source("g", GAME).expect("compiles");
         let mut s = State::new(&game, 2, 1, &game.default_options()).expect("starts");
         assert_eq!(audit(&game, &s), None);
-        let card = s.core.zones[0].pop().expect("a card");
+        let card = *s.table().zone(0).last().expect("a card");
+        s.edit_table().lift(card);
         let (kind, _, m) = audit(&game, &s).expect("lost");
         assert_eq!(kind, Kind::CardLost, "{m}");
-        s.core.zones[1].push(card);
-        s.core.card_zone[card as usize] = 1;
+        s.edit_table().insert_at(1, 0, card);
+        s.edit_table().set_card_zone(card as usize, 1);
         let (kind, _, m) = audit(&game, &s).expect("out");
         assert_eq!(kind, Kind::InvariantBroken);
         assert!(m.contains("nothing is out"), "{m}");

@@ -239,8 +239,8 @@ fn trace(game: &Game, cfg: &SimConfig) -> SimReport {
                 .unwrap_or_else(|| "?".into());
             println!(
                 "  {:>5} turn {:<4} {who}: {}",
-                s.decisions + 1,
-                s.turns,
+                s.decisions() + 1,
+                s.turns(),
                 s.label(game, a)
             );
         };

@@ -167,15 +167,15 @@ fn play_seeded(
         if state.is_over() {
             *scores = state.scores(game);
             return GameOutcome::Finished {
-                turns: state.turns,
-                decisions: state.decisions,
+                turns: state.turns(),
+                decisions: state.decisions(),
                 winners: state.winners(game),
             };
         }
         if taken >= cfg.max_decisions {
             return GameOutcome::Unfinished(format!(
                 "still running after {taken} decisions ({} turns)",
-                state.turns
+                state.turns()
             ));
         }
         state.legal_actions_into(game, buf);
@@ -203,7 +203,7 @@ fn stuck_message(game: &Game, state: &State) -> String {
         Some(p) => format!("P{p} has no legal action"),
         None => "nobody can act".to_string(),
     };
-    let place = state.frames.last().and_then(|f| {
+    let place = state.frames().last().and_then(|f| {
         let phase = game.graph().phases.get(f.phase as usize)?;
         Some(format!(
             " in phase `{}` (line {})",
@@ -214,7 +214,7 @@ fn stuck_message(game: &Game, state: &State) -> String {
     format!(
         "{who}{} after {} decisions",
         place.unwrap_or_default(),
-        state.decisions
+        state.decisions()
     )
 }
 

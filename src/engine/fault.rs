@@ -1,0 +1,79 @@
+//! The faults a running game can hit: something the rules did that has no
+//! meaning (a card that is none, a division by zero, a runaway loop). The
+//! engine reports each as [`super::EngineError::Fault`] with the phase, the
+//! node and the line where it happened.
+
+/// A runtime fault in the rules (not in the engine). The engine reports it
+/// as [`super::EngineError::Fault`] with the phase and line of the node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Fault {
+    NoPlayer,
+    NoCard,
+    NoZone,
+    MovesNotFromCell,
+    RayNotFromCell,
+    CollectionAsValue,
+    RangeAsValue,
+    DivisionByZero,
+    /// Arithmetic whose result does not fit in a 32-bit integer.
+    Overflow,
+    SeatOutOfRange,
+    RandomBounds,
+    OrderAsValue,
+    CellNeedsBoard,
+    RayAsValue,
+    TableKeyNone,
+    LeaveNotRunning,
+    TooManyArguments,
+    NoDecisionPending,
+    CannotPass,
+    /// A `for` over more values than [`super::exec::MAX_FOR_VALUES`].
+    ForTooLong,
+    /// Calls nested deeper than [`super::exec::MAX_CALL_DEPTH`].
+    CallsTooDeep,
+    /// More checkpoints open than [`super::exec::MAX_CHECKPOINTS`].
+    TooManyCheckpoints,
+    /// No decision within [`super::STEP_BUDGET`] steps.
+    Runaway,
+}
+
+impl Fault {
+    /// The message shown to the rules' author.
+    pub fn message(self) -> &'static str {
+        match self {
+            Fault::NoPlayer => "no such player (the value is none)",
+            Fault::NoCard => "no such card (the value is none: is the zone empty?)",
+            Fault::NoZone => "no such zone",
+            Fault::MovesNotFromCell => "moves(...) starts from something that is not a board cell",
+            Fault::RayNotFromCell => "ray(...) starts from something that is not a board cell",
+            Fault::CollectionAsValue => "a collection cannot be used as a single value",
+            Fault::RangeAsValue => "a range cannot be used as a single value",
+            Fault::DivisionByZero => "division by zero",
+            Fault::Overflow => "arithmetic overflow (the result does not fit in a 32-bit integer)",
+            Fault::SeatOutOfRange => "seat number out of range",
+            Fault::RandomBounds => "random(lo, hi) with hi below lo",
+            Fault::OrderAsValue => "order(p) is a collection, not a value",
+            Fault::CellNeedsBoard => "cell(x, y) needs a board",
+            Fault::RayAsValue => "ray(...) and moves(...) are collections, not values",
+            Fault::TableKeyNone => "a table key is none",
+            Fault::LeaveNotRunning => "`leave` names a phase that is not running",
+            Fault::TooManyArguments => "too many arguments (at most 16)",
+            Fault::NoDecisionPending => "no decision is pending",
+            Fault::CannotPass => "this choice cannot be passed",
+            Fault::ForTooLong => "a `for` over more than 1,000,000 values",
+            Fault::CallsTooDeep => {
+                "phases call each other more than 1000 deep: is there an endless recursion?"
+            }
+            Fault::TooManyCheckpoints => {
+                "more than 64 checkpoints are kept at once (each `checkpoint` needs a `rollback` or the end of its phase)"
+            }
+            Fault::Runaway => "runaway",
+        }
+    }
+}
+
+impl std::fmt::Display for Fault {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.message())
+    }
+}
