@@ -215,7 +215,10 @@ async fn designer_save(State(s): State<Shared>, Path((t, k)): Path<(String, Stri
             let name = format!("attachment; filename=\"table-{}.ron\"", table.id);
             (
                 [
-                    (header::CONTENT_TYPE, "text/plain; charset=utf-8".to_string()),
+                    (
+                        header::CONTENT_TYPE,
+                        "text/plain; charset=utf-8".to_string(),
+                    ),
                     (header::CONTENT_DISPOSITION, name),
                 ],
                 table.saved(),
@@ -239,8 +242,7 @@ async fn designer_new(State(s): State<Shared>, Path((t, k)): Path<(String, Strin
     match s.open(players, super::random_seed(), &opts) {
         Ok(fresh) => {
             let (seats, designer) = fresh.links();
-            Json(json!({ "table": fresh.id, "designer": designer, "seats": seats }))
-                .into_response()
+            Json(json!({ "table": fresh.id, "designer": designer, "seats": seats })).into_response()
         }
         Err(e) => error(409, &e),
     }
