@@ -61,7 +61,7 @@
         zone.dataset.zone = z[1];
         var head = el('div', 'zone-head');
         head.appendChild(el('span', 'zone-name', z[1]));
-        head.appendChild(el('span', 'count', z[2]));
+        head.appendChild(el('span', 'count', z[2] + (z[2] === '1' ? ' card' : ' cards')));
         zone.appendChild(head);
         var row = el('div', 'cards');
         cards(z[3], row);
@@ -146,7 +146,7 @@
       seats.appendChild(li);
     });
     $('options').textContent = v.options;
-    $('resume').hidden = !v.paused;
+    $('resume').hidden = !v.paused || !v.seats.some(function (s) { return s.bot; });
     $('save').href = base + '/save';
   }
 
