@@ -420,3 +420,78 @@ async fn pages_hear_of_changes_and_tables_are_apart() {
         "{next:?}"
     );
 }
+
+/// The `grail serve` binary itself: it prints one working link per seat
+/// and a designer link, refuses bad arguments, and knows every flag
+/// docs/serve.md names.
+#[test]
+fn the_binary_prints_working_links_and_the_docs_name_its_flags() {
+    use std::io::{BufRead, BufReader, Read, Write};
+    use std::process::{Command, Stdio};
+    let grail = env!("CARGO_BIN_EXE_grail");
+    let mut child = Command::new(grail)
+        .args(["serve", TAMOUL, "--players", "3", "--seed", "4"])
+        .args(["--port", "0", "--bind", "127.0.0.1"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut links = Vec::new();
+    for line in BufReader::new(child.stdout.take().unwrap()).lines() {
+        let line = line.unwrap();
+        if let Some(url) = line.split_whitespace().find(|w| w.starts_with("http://")) {
+            links.push(url.to_string());
+        }
+        if line.contains("designer:") {
+            break;
+        }
+    }
+    let get = |url: &str| {
+        let rest = url.strip_prefix("http://").unwrap();
+        let (host, path) = rest.split_once('/').unwrap();
+        let mut stream = std::net::TcpStream::connect(host).unwrap();
+        write!(
+            stream,
+            "GET /{path}/view HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"
+        )
+        .unwrap();
+        let mut answer = String::new();
+        stream.read_to_string(&mut answer).unwrap();
+        answer
+    };
+    let answers: Vec<String> = links.iter().map(|l| get(l)).collect();
+    child.kill().ok();
+    child.wait().ok();
+    assert_eq!(links.len(), 4, "three seats and the designer: {links:?}");
+    for (p, answer) in answers[..3].iter().enumerate() {
+        assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+        assert!(answer.contains(&format!("view of P{p}")), "{answer}");
+    }
+    assert!(answers[3].contains("view of everything"));
+
+    let run = |args: &[&str]| Command::new(grail).args(args).output().unwrap();
+    let missing = run(&["serve", "no/such/file.rules"]);
+    assert_eq!(missing.status.code(), Some(1));
+    let crowded = run(&["serve", TAMOUL, "--players", "9"]);
+    assert_eq!(crowded.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&crowded.stderr).contains("error: Tamoul is for 2 to 6 players")
+    );
+    let bad_set = run(&["serve", TAMOUL, "--set", "target"]);
+    assert_eq!(bad_set.status.code(), Some(2));
+
+    let help = String::from_utf8(run(&["serve", "--help"]).stdout).unwrap();
+    let doc = std::fs::read_to_string("docs/serve.md").unwrap();
+    let flags: Vec<&str> = doc
+        .lines()
+        .filter(|l| l.starts_with("| `--"))
+        .filter_map(|l| l[3..].split(['`', ' ']).next())
+        .collect();
+    assert!(flags.len() >= 6, "{flags:?}");
+    for flag in flags {
+        assert!(
+            help.contains(flag),
+            "docs/serve.md names {flag}, `grail serve --help` does not"
+        );
+    }
+}
