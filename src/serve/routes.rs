@@ -88,40 +88,35 @@ impl IntoResponse for Refused {
 }
 
 /// The table and seat a seat link names.
-fn seat(server: &Server, table: &str, token: &str) -> Result<(Arc<Table>, usize), Response> {
-    let t = server.table(table).ok_or_else(not_found)?;
-    let seat = t.seat_of(token).ok_or_else(not_found)?;
-    Ok((t, seat))
+fn seat(server: &Server, table: &str, token: &str) -> Option<(Arc<Table>, usize)> {
+    let t = server.table(table)?;
+    let seat = t.seat_of(token)?;
+    Some((t, seat))
 }
 
 /// The table a designer link names.
-fn designer(server: &Server, table: &str, token: &str) -> Result<Arc<Table>, Response> {
-    let t = server.table(table).ok_or_else(not_found)?;
-    if t.is_designer(token) {
-        Ok(t)
-    } else {
-        Err(not_found())
-    }
+fn designer(server: &Server, table: &str, token: &str) -> Option<Arc<Table>> {
+    server.table(table).filter(|t| t.is_designer(token))
 }
 
 async fn seat_page(State(s): State<Shared>, Path((t, k)): Path<(String, String)>) -> Response {
     match seat(&s, &t, &k) {
-        Ok(_) => pages::seat(),
-        Err(r) => r,
+        Some(_) => pages::seat(),
+        None => not_found(),
     }
 }
 
 async fn seat_view(State(s): State<Shared>, Path((t, k)): Path<(String, String)>) -> Response {
     match seat(&s, &t, &k) {
-        Ok((table, p)) => Json(table.seat_json(p)).into_response(),
-        Err(r) => r,
+        Some((table, p)) => Json(table.seat_json(p)).into_response(),
+        None => not_found(),
     }
 }
 
 async fn seat_events(State(s): State<Shared>, Path((t, k)): Path<(String, String)>) -> Response {
     match seat(&s, &t, &k) {
-        Ok((table, _)) => events(&table),
-        Err(r) => r,
+        Some((table, _)) => events(&table),
+        None => not_found(),
     }
 }
 
@@ -138,8 +133,8 @@ async fn seat_play(
     body: Result<Json<PlayRequest>, JsonRejection>,
 ) -> Response {
     let (table, p) = match seat(&s, &t, &k) {
-        Ok(x) => x,
-        Err(r) => return r,
+        Some(x) => x,
+        None => return not_found(),
     };
     let Ok(Json(req)) = body else {
         return error(
@@ -158,15 +153,15 @@ async fn seat_play(
 
 async fn designer_page(State(s): State<Shared>, Path((t, k)): Path<(String, String)>) -> Response {
     match designer(&s, &t, &k) {
-        Ok(_) => pages::designer(),
-        Err(r) => r,
+        Some(_) => pages::designer(),
+        None => not_found(),
     }
 }
 
 async fn designer_view(State(s): State<Shared>, Path((t, k)): Path<(String, String)>) -> Response {
     match designer(&s, &t, &k) {
-        Ok(table) => Json(table.designer_json()).into_response(),
-        Err(r) => r,
+        Some(table) => Json(table.designer_json()).into_response(),
+        None => not_found(),
     }
 }
 
@@ -175,8 +170,8 @@ async fn designer_events(
     Path((t, k)): Path<(String, String)>,
 ) -> Response {
     match designer(&s, &t, &k) {
-        Ok(table) => events(&table),
-        Err(r) => r,
+        Some(table) => events(&table),
+        None => not_found(),
     }
 }
 
@@ -191,8 +186,8 @@ async fn designer_cmd(
     body: Result<Json<CommandRequest>, JsonRejection>,
 ) -> Response {
     let table = match designer(&s, &t, &k) {
-        Ok(x) => x,
-        Err(r) => return r,
+        Some(x) => x,
+        None => return not_found(),
     };
     let Ok(Json(req)) = body else {
         return error(400, "send the command as JSON: {\"line\": \"undo\"}");
@@ -211,7 +206,7 @@ async fn designer_cmd(
 
 async fn designer_save(State(s): State<Shared>, Path((t, k)): Path<(String, String)>) -> Response {
     match designer(&s, &t, &k) {
-        Ok(table) => {
+        Some(table) => {
             let name = format!("attachment; filename=\"table-{}.ron\"", table.id);
             (
                 [
@@ -225,14 +220,14 @@ async fn designer_save(State(s): State<Shared>, Path((t, k)): Path<(String, Stri
             )
                 .into_response()
         }
-        Err(r) => r,
+        None => not_found(),
     }
 }
 
 async fn designer_new(State(s): State<Shared>, Path((t, k)): Path<(String, String)>) -> Response {
     let table = match designer(&s, &t, &k) {
-        Ok(x) => x,
-        Err(r) => return r,
+        Some(x) => x,
+        None => return not_found(),
     };
     let (players, opts) = {
         let inner = table.lock();
