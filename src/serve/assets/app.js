@@ -30,20 +30,18 @@
       into.appendChild(el('span', 'below', below[1] + ' below'));
       text = text.slice(below[0].length);
     }
-    text.split(/\s{2,}|\s(?=##)|(?<=##)\s/).forEach(function (group) {
-      group.split(/\s+/).forEach(function (tok) {
-        if (!tok) return;
-        if (/^x\d+$/.test(tok) && into.lastChild) {
-          into.lastChild.appendChild(el('span', 'times', ' ' + tok));
-        } else if (tok === '##') {
-          var b = el('span', 'card back', '');
-          b.setAttribute('aria-label', 'hidden card');
-          b.title = 'hidden card';
-          into.appendChild(b);
-        } else {
-          into.appendChild(el('span', 'card face', tok));
-        }
-      });
+    text.split(/\s+/).forEach(function (tok) {
+      if (!tok) return;
+      if (/^x\d+$/.test(tok) && into.lastChild) {
+        into.lastChild.appendChild(el('span', 'times', ' ' + tok));
+      } else if (tok === '##') {
+        var b = el('span', 'card back', '');
+        b.setAttribute('aria-label', 'hidden card');
+        b.title = 'hidden card';
+        into.appendChild(b);
+      } else {
+        into.appendChild(el('span', 'card face', tok));
+      }
     });
   }
 
