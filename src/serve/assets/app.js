@@ -23,25 +23,40 @@
     m.classList.toggle('bad', !!bad);
   }
 
-  // A zone's cards: `##` is a card back, `xN` multiplies the card before.
+  // A zone's cards: `##` is a card back, `NAME xN` is N equal cards. Rows
+  // and sets separate cards by two spaces (a name may hold one space, as
+  // `bouclier (shield)`); piles by one, where `(...)` continues a name.
   function cards(text, into) {
     var below = /^\((\d+) below\)\s*/.exec(text);
     if (below) {
       into.appendChild(el('span', 'below', below[1] + ' below'));
       text = text.slice(below[0].length);
     }
-    text.split(/\s+/).forEach(function (tok) {
-      if (!tok) return;
-      if (/^x\d+$/.test(tok) && into.lastChild) {
-        into.lastChild.appendChild(el('span', 'times', ' ' + tok));
-      } else if (tok === '##') {
-        var b = el('span', 'card back', '');
-        b.setAttribute('aria-label', 'hidden card');
-        b.title = 'hidden card';
-        into.appendChild(b);
+    var items = [];
+    if (/\S\s{2,}\S/.test(text)) {
+      items = text.split(/\s{2,}/);
+    } else {
+      text.split(/\s+/).forEach(function (tok) {
+        var last = items.length - 1;
+        if (last >= 0 && /^(\(|x\d+$)/.test(tok) && items[last] !== '##') items[last] += ' ' + tok;
+        else items.push(tok);
+      });
+    }
+    items.forEach(function (item) {
+      item = item.trim();
+      if (!item) return;
+      var times = /^(.*\S)\s+(x\d+)$/.exec(item);
+      var name = times ? times[1] : item;
+      var card;
+      if (name === '##') {
+        card = el('span', 'card back', '');
+        card.setAttribute('aria-label', 'hidden card');
+        card.title = 'hidden card';
       } else {
-        into.appendChild(el('span', 'card face', tok));
+        card = el('span', 'card face', name);
       }
+      if (times) card.appendChild(el('span', 'times', ' ' + times[2]));
+      into.appendChild(card);
     });
   }
 
