@@ -38,7 +38,8 @@
     } else {
       text.split(/\s+/).forEach(function (tok) {
         var last = items.length - 1;
-        if (last >= 0 && /^(\(|x\d+$)/.test(tok) && items[last] !== '##') items[last] += ' ' + tok;
+        var joins = /^x\d+$/.test(tok) || (/^\(/.test(tok) && items[last] !== '##');
+        if (last >= 0 && joins) items[last] += ' ' + tok;
         else items.push(tok);
       });
     }
