@@ -21,6 +21,7 @@ pub use table::Table;
 use crate::Game;
 use crate::repl::{Session, options_from};
 use clap::Args;
+use std::io::Write as _;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -168,15 +169,23 @@ pub fn run(args: ServeArgs) -> u8 {
         };
         let base = format!("http://{host}:{port}");
         let (seats, designer) = table.links();
-        println!(
+        // a closed standard output (`| head`) must not stop the server
+        let mut out = std::io::stdout().lock();
+        let _ = writeln!(
+            out,
             "{}: {players} players, seed {seed}. Send each player their own link:",
             server.game.name()
         );
         for (p, link) in seats.iter().enumerate() {
-            println!("  P{p}:       {base}{link}");
+            let _ = writeln!(out, "  P{p}:       {base}{link}");
         }
-        println!("  designer: {base}{designer}   (keep this one to yourself)");
-        println!("Ctrl-C stops the server.");
+        let _ = writeln!(
+            out,
+            "  designer: {base}{designer}   (keep this one to yourself)"
+        );
+        let _ = writeln!(out, "Ctrl-C stops the server.");
+        let _ = out.flush();
+        drop(out);
         let app = router(Arc::new(server));
         match axum::serve(listener, app)
             .with_graceful_shutdown(async {
