@@ -12,6 +12,7 @@
 //!     repl/      the designer's REPL over the engine API
 //!     sim/       batch playouts and statistics
 //!     rulecheck/ lints and simulation verdicts
+//!     serve/     playtest tables in the browser (`grail serve`)
 //!   fmt/       the canonical layout (`grail fmt`)
 //!   lsp/       the language server (`grail lsp`)
 //! ```
@@ -27,6 +28,7 @@ pub mod graph;
 pub mod lsp;
 pub mod repl;
 pub mod rulecheck;
+pub mod serve;
 pub mod sim;
 pub mod syntax;
 

@@ -34,6 +34,8 @@ enum Cmd {
     Fmt(grail::fmt::FmtArgs),
     /// Run the language server on standard input and output (docs/editing.md).
     Lsp,
+    /// Serve a playtest table to browsers: one link per seat (docs/serve.md).
+    Serve(grail::serve::ServeArgs),
     /// Count the move paths of a given depth (perft), to test move generation.
     Perft {
         file: PathBuf,
@@ -67,6 +69,7 @@ fn main() -> ExitCode {
         Cmd::Sim(args) => grail::sim::run(args),
         Cmd::Fmt(args) => grail::fmt::run(args),
         Cmd::Lsp => grail::lsp::run(),
+        Cmd::Serve(args) => grail::serve::run(args),
         Cmd::Graph { file, format } => match grail::Game::load(&file) {
             Ok(game) => {
                 let text = match format {
