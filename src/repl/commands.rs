@@ -186,7 +186,8 @@ pub static COMMANDS: &[Command] = &[
         aliases: &[],
         args: "[on | off]",
         help: "print the steps of the rules each move runs (action-graph nodes, with their lines)",
-        details: "After each move, one line per rules line executed: `phase:line` and the text of that line.\n\
+        details: "After each move, one line per rules line executed: `phase:line`, the text of that line,\n\
+                  and in brackets the values it used (`p = P0`) and assigned (`now 5`).\n\
                   Consecutive steps on one line are shown once. `trace` alone says whether it is on.",
         completes: &[Arg::Words(&["on", "off"])],
         run: step::cmd_trace,

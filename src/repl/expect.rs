@@ -6,6 +6,7 @@
 
 use super::args::Flow;
 use super::session::Session;
+use super::trace::show;
 use crate::check::hir::Ty;
 use crate::{Game, Probe};
 use std::fmt::Write as _;
@@ -46,22 +47,6 @@ fn split_comparison(text: &str) -> Option<(&str, &'static str, &str)> {
     Some((text[..at].trim(), op, text[at + op.len()..].trim()))
 }
 
-/// A value as the designer reads it: a number, `true`, `P2`, a card or enum name.
-fn show(game: &Game, ty: Ty, v: i32) -> String {
-    match ty {
-        Ty::Bool => (if v != 0 { "true" } else { "false" }).to_string(),
-        _ if v < 0 && !matches!(ty, Ty::Int) => "none".to_string(),
-        Ty::Player => format!("P{v}"),
-        Ty::Card if (v as usize) < game.card_count() => game.card_name(v as usize).to_string(),
-        Ty::Enum(e) => game.graph().tables.enums[e as usize]
-            .values
-            .get(v as usize)
-            .cloned()
-            .unwrap_or_else(|| v.to_string()),
-        _ => v.to_string(),
-    }
-}
-
 /// One side of a comparison: a card name, or an expression.
 enum Side {
     Name(String),
@@ -88,7 +73,7 @@ fn value(s: &Session, side: &Side) -> Result<(Option<i32>, String), String> {
         Side::Name(n) => Ok((None, n.clone())),
         Side::Expr(p) => {
             let v = s.state.eval_probe(&s.game, p)?;
-            Ok((Some(v), show(&s.game, p.ty, v)))
+            Ok((Some(v), show(&s.game, &s.state, p.ty, v)))
         }
     }
 }

@@ -192,7 +192,10 @@ impl Session {
         }
         let mut next = self.state.clone();
         let mut visits: Vec<(u16, u32)> = Vec::new();
-        let applied = if self.trace || observe {
+        let mut rec = super::trace::Recorder::new(&self.game);
+        let applied = if self.trace {
+            next.apply_looking(&self.game, action, &mut |st, p, n| rec.look(st, p, n))
+        } else if observe {
             next.apply_observed(&self.game, action, &mut |p, n| visits.push((p, n)))
         } else {
             next.apply(&self.game, action)
@@ -206,7 +209,8 @@ impl Session {
         };
         let _ = writeln!(out, "{done}");
         if self.trace {
-            super::trace::write_trace(&self.game, &visits, out);
+            rec.write(out);
+            visits = rec.visits();
         }
         self.history.push(Entry { before, done });
         self.redo.clear();
