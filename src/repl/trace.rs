@@ -31,6 +31,9 @@ pub fn show(game: &Game, st: &State, ty: Ty, v: i32) -> String {
     }
 }
 
+/// `name = value` pairs seen on a line.
+type Values = Vec<(String, String)>;
+
 /// One executed node and the values it showed: `name = value`, and `now V`
 /// for what an assignment left.
 #[derive(Default)]
@@ -113,7 +116,7 @@ impl<'g> Recorder<'g> {
     pub fn write(&self, out: &mut String) {
         let g = self.game.graph();
         let text: Vec<&str> = self.game.source().text.lines().collect();
-        let mut lines: Vec<(u16, usize, u32, Vec<(String, String)>)> = Vec::new();
+        let mut lines: Vec<(u16, usize, u32, Values)> = Vec::new();
         for s in &self.steps {
             let line = self.game.line_of(s.phase, s.node);
             match lines.last_mut() {
@@ -228,22 +231,14 @@ fn expr_locals(x: &Expr, out: &mut Vec<u16>) {
 
 fn walk(x: &Expr, bound: &mut Vec<u16>, out: &mut Vec<u16>) {
     match x {
-        Expr::Local(s) => {
-            if !bound.contains(s) && !out.contains(s) {
-                out.push(*s);
-            }
-        }
+        Expr::Local(s) if !bound.contains(s) && !out.contains(s) => out.push(*s),
         Expr::PerPlayer(_, a)
         | Expr::PerCard(_, a)
         | Expr::Table(_, a)
         | Expr::Attr(_, a)
         | Expr::Not(a)
         | Expr::Neg(a) => walk(a, bound, out),
-        Expr::Zone(_, a) => {
-            if let Some(a) = a {
-                walk(a, bound, out);
-            }
-        }
+        Expr::Zone(_, Some(a)) => walk(a, bound, out),
         Expr::Index(a, b) | Expr::Bin(_, a, b) => {
             walk(a, bound, out);
             walk(b, bound, out);
