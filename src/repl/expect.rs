@@ -72,8 +72,8 @@ fn value(s: &Session, side: &Side) -> Result<(Option<i32>, String), String> {
     match side {
         Side::Name(n) => Ok((None, n.clone())),
         Side::Expr(p) => {
-            let v = s.state.eval_probe(&s.game, p)?;
-            Ok((Some(v), show(&s.game, &s.state, p.ty, v)))
+            let v = s.shown().eval_probe(&s.game, p)?;
+            Ok((Some(v), show(&s.game, s.shown(), p.ty, v)))
         }
     }
 }
@@ -139,7 +139,7 @@ fn expect(s: &mut Session, args: &[&str], out: &mut String) -> Result<Flow, Stri
                     "expect needs a condition (true or false); `{text}` is not one"
                 ));
             }
-            let v = s.state.eval_probe(&s.game, &p)?;
+            let v = s.shown().eval_probe(&s.game, &p)?;
             (v != 0, "it is false".to_string())
         }
     };

@@ -197,14 +197,15 @@ pub fn cmd_redo(s: &mut Session, args: &[&str], out: &mut String) -> Result<Flow
 enum Until {
     Moves(usize),
     Turn(u32),
-    /// A node of this phase runs (control is back below the round).
-    Phase(u16),
+    /// This phase (the round) returns.
+    Round(u16),
     End,
 }
 
-/// The phase that called the phase running the turns (see `help auto`),
-/// or None when start runs the turns itself.
-fn round_caller(s: &Session) -> Option<u16> {
+/// The round: the phase that runs the turns (the caller of the innermost
+/// `turn`, or of the phase choosing now), unless that is `start` itself
+/// (see `help auto`).
+fn round_phase(s: &Session) -> Option<u16> {
     let frames = &s.state.frames;
     let phases = &s.game.graph().phases;
     let turn = frames
@@ -212,7 +213,8 @@ fn round_caller(s: &Session) -> Option<u16> {
         .rposition(|f| phases[f.phase as usize].kind == ProcKind::Turn)
         .unwrap_or(frames.len().saturating_sub(1));
     let round = turn.checked_sub(1)?;
-    Some(frames.get(round.checked_sub(1)?)?.phase)
+    round.checked_sub(1)?;
+    Some(frames.get(round)?.phase)
 }
 
 pub fn cmd_auto(s: &mut Session, args: &[&str], out: &mut String) -> Result<Flow, String> {
@@ -220,8 +222,8 @@ pub fn cmd_auto(s: &mut Session, args: &[&str], out: &mut String) -> Result<Flow
         [] => Until::Moves(1),
         [w] if w.eq_ignore_ascii_case("end") => Until::End,
         [w] if w.eq_ignore_ascii_case("turn") => Until::Turn(s.state.turns),
-        [w] if w.eq_ignore_ascii_case("round") => match round_caller(s) {
-            Some(p) => Until::Phase(p),
+        [w] if w.eq_ignore_ascii_case("round") => match round_phase(s) {
+            Some(p) => Until::Round(p),
             None => Until::End,
         },
         [word] => Until::Moves(count_arg(
@@ -248,15 +250,27 @@ pub fn cmd_auto(s: &mut Session, args: &[&str], out: &mut String) -> Result<Flow
             break;
         }
         let action = s.agent_move(&legal);
-        let observe = matches!(until, Until::Phase(_));
-        let visits = s.play_with(action, out, observe)?;
+        let round = match until {
+            Until::Round(p) => Some(p),
+            _ => None,
+        };
+        let end = s.play_with(action, out, round)?;
         made += 1;
         let done = match until {
             Until::Turn(t) => s.state.turns != t,
-            Until::Phase(p) => visits.iter().any(|(q, _)| *q == p),
+            Until::Round(_) => end.is_some() || s.state.is_over(),
             _ => false,
         };
         if done {
+            if let Some(end) = end.filter(|_| !s.state.is_over()) {
+                // the next round has been dealt already: show where this one ended
+                s.round_end = Some(end);
+                let _ = writeln!(
+                    out,
+                    "end of the round: `state`, `view` and `expect` show it, before the next deal; the next command goes on"
+                );
+                return Ok(Flow::Continue);
+            }
             break;
         }
     }

@@ -57,11 +57,6 @@ impl<'g> Recorder<'g> {
         }
     }
 
-    /// The (phase, node) pairs executed, in order.
-    pub fn visits(&self) -> Vec<(u16, u32)> {
-        self.steps.iter().map(|s| (s.phase, s.node)).collect()
-    }
-
     /// The state just before node `node` of `phase` runs: finish the
     /// previous step (what it assigned or bound is visible now) and note the
     /// locals this node reads.
