@@ -106,7 +106,19 @@ fn expect(s: &mut Session, args: &[&str], out: &mut String) -> Result<Flow, Stri
     }
     let (ok, detail) = match split_comparison(&text) {
         Some((l, op, r)) => {
-            let (ls, rs) = (side(s, l)?, side(s, r)?);
+            let (mut ls, mut rs) = (side(s, l)?, side(s, r)?);
+            // against a card, a card name is the card even where the rules
+            // also name an enum value so (`top(draw) == horn`)
+            let is_card = |x: &Side| matches!(x, Side::Expr(p) if matches!(p.ty, Ty::Card));
+            let other_card = |x: &Side, text: &str| {
+                matches!(x, Side::Expr(p) if !matches!(p.ty, Ty::Card))
+                    && is_card_name(&s.game, text)
+            };
+            if is_card(&ls) && other_card(&rs, r) {
+                rs = Side::Name(r.to_string());
+            } else if is_card(&rs) && other_card(&ls, l) {
+                ls = Side::Name(l.to_string());
+            }
             let ((lv, lt), (rv, rt)) = (value(s, &ls)?, value(s, &rs)?);
             let both_cards = matches!((&ls, &rs), (Side::Expr(a), Side::Expr(b))
                 if matches!(a.ty, Ty::Card) && matches!(b.ty, Ty::Card));

@@ -207,7 +207,10 @@ impl Session {
                     rec.look(st, p, n);
                 }
                 if Some(p) == round
-                    && matches!(phases[p as usize].nodes.get(n as usize), Some(crate::graph::Node::Return))
+                    && matches!(
+                        phases[p as usize].nodes.get(n as usize),
+                        Some(crate::graph::Node::Return)
+                    )
                 {
                     end = Some(st.clone());
                 }

@@ -359,15 +359,37 @@ pub fn cmd_arrange(s: &mut Session, args: &[&str], out: &mut String) -> Result<F
         .find_zone(&s.game, zone)
         .map(|inst| next.zone_name(&s.game, inst))
         .unwrap_or_else(|_| zone.to_string());
+    let held: Vec<String> = next
+        .find_zone(&s.game, zone)
+        .map(|inst| {
+            next.core.zones[inst]
+                .iter()
+                .map(|c| s.game.card_name(*c as usize).to_string())
+                .collect()
+        })
+        .unwrap_or_default();
     let before = std::mem::replace(&mut s.state, next);
     match cards {
-        [] => {
+        [] if held.is_empty() => {
             let _ = writeln!(out, "{name} is now empty");
+        }
+        // a deck's home zone keeps beneath the named cards those it held
+        _ if held.len() > cards.len() => {
+            let under = held.len() - cards.len();
+            let what = match cards {
+                [] => "nothing named".to_string(),
+                _ => format!("{} (bottom first)", cards.join(" ")),
+            };
+            let _ = writeln!(
+                out,
+                "{name} now holds {what} on top of the {under} cards it held that were not named (a deck's home zone keeps them)"
+            );
         }
         _ => {
             let _ = writeln!(out, "{name} now holds {} (bottom first)", cards.join(" "));
         }
     }
+    arrange_warnings(s, out);
     let mut text = format!("arrange {name}");
     for c in cards {
         text.push(' ');
@@ -375,6 +397,24 @@ pub fn cmd_arrange(s: &mut Session, args: &[&str], out: &mut String) -> Result<F
     }
     s.record(before, Done::Arrange(text));
     Ok(Flow::Continue)
+}
+
+/// After a set-up: say when it broke a declared invariant, or left the
+/// player to choose without any option.
+fn arrange_warnings(s: &Session, out: &mut String) {
+    if let Some(text) = s.state.broken_invariant(&s.game) {
+        let _ = writeln!(out, "warning: this breaks the invariant \"{text}\"");
+    }
+    if let crate::Status::Stuck = s.state.status(&s.game) {
+        let who = s
+            .state
+            .chooser()
+            .map_or("nobody".to_string(), |p| format!("P{p}"));
+        let _ = writeln!(
+            out,
+            "warning: {who} must choose but has no option now (`undo` takes this back)"
+        );
+    }
 }
 
 pub fn cmd_put(s: &mut Session, args: &[&str], out: &mut String) -> Result<Flow, String> {
@@ -385,6 +425,7 @@ pub fn cmd_put(s: &mut Session, args: &[&str], out: &mut String) -> Result<Flow,
     next.set_var(&s.game, name, value)?;
     let before = std::mem::replace(&mut s.state, next);
     let _ = writeln!(out, "{name} is now {value}");
+    arrange_warnings(s, out);
     s.record(before, Done::Arrange(format!("put {name} {value}")));
     Ok(Flow::Continue)
 }

@@ -74,8 +74,16 @@ impl<'g> Recorder<'g> {
                 Some(Node::ForNext { slot, exit, .. }) if node != *exit => {
                     let e = Expr::Local(*slot);
                     if let Ok(v) = st.eval_in_frame(self.game, &e) {
-                        let ty = p.local_types.get(*slot as usize).copied().unwrap_or(Ty::Int);
-                        let name = p.local_names.get(*slot as usize).cloned().unwrap_or_default();
+                        let ty = p
+                            .local_types
+                            .get(*slot as usize)
+                            .copied()
+                            .unwrap_or(Ty::Int);
+                        let name = p
+                            .local_names
+                            .get(*slot as usize)
+                            .cloned()
+                            .unwrap_or_default();
                         prev.values.push((name, show(self.game, st, ty, v)));
                     }
                 }
@@ -91,7 +99,10 @@ impl<'g> Recorder<'g> {
         for s in slots {
             let name = p.local_names.get(s as usize).cloned().unwrap_or_default();
             // hidden loop slots and function parameters are not the designer's names
-            if name.is_empty() || name.contains(['(', '.']) || values.iter().any(|(n, _)| *n == name) {
+            if name.is_empty()
+                || name.contains(['(', '.'])
+                || values.iter().any(|(n, _)| *n == name)
+            {
                 continue;
             }
             let ty = p.local_types.get(s as usize).copied().unwrap_or(Ty::Int);
