@@ -20,6 +20,8 @@ pub(crate) struct Scope {
     pub next_slot: u16,
     /// The name of every slot ever handed out, by slot number.
     pub slot_names: Vec<String>,
+    /// The type of every slot, by slot number (for the REPL's trace).
+    pub slot_types: Vec<Ty>,
     /// Parameters of a function being expanded: name -> argument.
     pub aliases: Vec<(String, Expr, Ty)>,
 }
@@ -29,6 +31,7 @@ impl Scope {
         let slot = self.next_slot;
         self.next_slot += 1;
         self.slot_names.push(name.to_string());
+        self.slot_types.push(ty);
         self.names.push((name.to_string(), slot, ty));
         slot
     }
@@ -468,6 +471,7 @@ impl Checker {
             let slot = scope.next_slot;
             scope.next_slot += 1;
             scope.slot_names.push(format!("{}.{}", name.text, pn.text));
+            scope.slot_types.push(*t);
             binds.push((slot, x));
             aliases.push((pn.text.clone(), Expr::Local(slot), *t));
         }

@@ -296,6 +296,8 @@ pub struct Proc {
     pub params: Vec<Ty>,
     pub locals: u16,
     pub local_names: Vec<String>,
+    /// The type of each local slot (as `local_names`).
+    pub local_types: Vec<Ty>,
     pub trigger: Option<u16>,
     pub body: Vec<Stmt>,
     pub span: Span,

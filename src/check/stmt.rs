@@ -45,6 +45,7 @@ impl Checker {
                     self.procs[0].body = body;
                     self.procs[0].locals = scope.next_slot;
                     self.procs[0].local_names = scope.slot_names;
+                    self.procs[0].local_types = scope.slot_types;
                     self.procs[0].span = Span::new(span.start as usize, span.start as usize + 5);
                 }
                 Item::Phase(p) => {
@@ -74,6 +75,7 @@ impl Checker {
                     self.procs[id as usize].body = body;
                     self.procs[id as usize].locals = scope.next_slot;
                     self.procs[id as usize].local_names = scope.slot_names;
+                    self.procs[id as usize].local_types = scope.slot_types;
                 }
                 _ => {}
             }

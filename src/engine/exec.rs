@@ -35,6 +35,20 @@ pub const STEP_BUDGET: u64 = 5_000_000;
 /// Where a fault happened: (phase, node).
 pub type At = (u16, u32);
 
+/// What the interpreter tells about each node it executes: the (phase,
+/// node), and the state just before the node runs (the REPL's trace reads
+/// the values bound and assigned from it). Any `FnMut(u16, u32)` is one.
+pub trait Visit {
+    fn visit(&mut self, state: &State, phase: u16, node: u32);
+}
+
+impl<F: FnMut(u16, u32)> Visit for F {
+    #[inline(always)]
+    fn visit(&mut self, _: &State, phase: u16, node: u32) {
+        self(phase, node)
+    }
+}
+
 impl State {
     fn frame(&self) -> Frame {
         *self.frames.last().expect("a running game has a frame")
@@ -105,7 +119,7 @@ impl State {
     /// Run until a decision, the end, or a fault, telling `visit` each
     /// (phase, node) executed (for coverage and tracing; a no-op closure
     /// costs nothing).
-    pub(crate) fn run_with<V: FnMut(u16, u32)>(
+    pub(crate) fn run_with<V: Visit>(
         &mut self,
         g: &Graph,
         visit: &mut V,
@@ -121,7 +135,7 @@ impl State {
                 return Err((Fault::Runaway, (fr.phase, fr.pc)));
             }
             let at = (fr.phase, fr.pc);
-            visit(fr.phase, fr.pc);
+            visit.visit(self, fr.phase, fr.pc);
             self.step(g, fr).map_err(|f| (f, at))?;
         }
         Ok(())
@@ -492,7 +506,7 @@ impl State {
     }
 
     /// Take a decision at the pending choice (the caller checked legality) and run on.
-    pub(crate) fn take_with<V: FnMut(u16, u32)>(
+    pub(crate) fn take_with<V: Visit>(
         &mut self,
         g: &Graph,
         a: Action,

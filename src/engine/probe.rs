@@ -1,10 +1,12 @@
 //! An expression of the rules language evaluated against a state, for the
 //! REPL's `expect`: parsed and checked against the game's own rules text
 //! (global names plus players `P0`, `P1`...), then run by the evaluator with
-//! the players bound as locals. Nothing here runs in the hot loop.
+//! the players bound as locals; and the trace's look at the state before
+//! each node a move runs. Nothing here runs in the hot loop.
 
 use super::eval::Ev;
-use super::{Game, State};
+use super::exec::{Action, Visit};
+use super::{EngineError, Game, State};
 use crate::check::hir::{Expr, Ty};
 
 /// A checked expression, ready to be evaluated on any state of its game.
@@ -43,5 +45,44 @@ impl State {
             rng: None,
         };
         ev.eval(&probe.expr).map_err(|f| f.to_string())
+    }
+}
+
+/// A `FnMut(&State, phase, node)` as a [`Visit`]or: sees the state before
+/// each node runs.
+struct Looking<F>(F);
+
+impl<F: FnMut(&State, u16, u32)> Visit for Looking<F> {
+    fn visit(&mut self, state: &State, phase: u16, node: u32) {
+        (self.0)(state, phase, node)
+    }
+}
+
+impl State {
+    /// Like [`State::apply_observed`], showing `look` the state just before
+    /// each (phase, node) executed (the REPL's trace reads values from it).
+    pub fn apply_looking(
+        &mut self,
+        game: &Game,
+        action: Action,
+        look: &mut impl FnMut(&State, u16, u32),
+    ) -> Result<(), EngineError> {
+        self.take_with(game.graph(), action, &mut Looking(look))
+            .map_err(|(m, at)| self.fault(game, m, at))?;
+        self.finish(game)
+    }
+
+    /// The value of a checked expression in the running (innermost) frame,
+    /// with its locals; without the random generator (`random(..)` faults).
+    pub fn eval_in_frame(&self, game: &Game, expr: &Expr) -> Result<i32, String> {
+        let base = self.frames.last().map_or(0, |f| f.base as usize);
+        let mut locals = self.locals.get(base..).unwrap_or(&[]).to_vec();
+        let mut ev = Ev {
+            g: game.graph(),
+            c: &self.core,
+            locals: &mut locals,
+            rng: None,
+        };
+        ev.eval(expr).map_err(|f| f.to_string())
     }
 }

@@ -307,7 +307,7 @@ impl State {
     /// Put the named cards in a zone, bottom first, replacing what was there.
     /// The cards displaced take the places the named cards left; any extra go
     /// to the bottom of their deck's home zone (beneath the named cards when
-    /// the arranged zone is that home). Knowledge is reset to what
+    /// the arranged zone is that home). Knowledge of every card moved (pushed ones too) is reset to what
     /// the zone shows. The state is unchanged on error.
     pub fn arrange(&mut self, game: &Game, zone: &str, cards: &[&str]) -> Result<(), String> {
         let t = &game.graph().tables;
@@ -402,15 +402,17 @@ impl State {
         zones[inst] = chosen.clone();
         // Extra displaced cards go to the bottom of their deck's home zone
         // (beneath the named cards when that is the arranged zone itself).
-        for c in extra.into_iter().rev() {
-            let home = self.core.zone_base[t.card_home[c as usize] as usize];
-            zones[home as usize].insert(0, c);
+        for c in extra.iter().rev() {
+            let home = self.core.zone_base[t.card_home[*c as usize] as usize];
+            zones[home as usize].insert(0, *c);
         }
         self.core.set_zones(&zones);
+        // every card that moved knows what its new zone shows: pushed into a
+        // hidden pile, it is forgotten by those who cannot see that pile
         for (z, cards) in zones.iter().enumerate() {
             let viewers = self.core.viewers(g, z as u16);
             for c in cards {
-                if chosen.contains(c) || placements.iter().any(|p| p.0 == *c) {
+                if chosen.contains(c) || extra.contains(c) || placements.iter().any(|p| p.0 == *c) {
                     self.core.known[*c as usize] = viewers;
                 }
             }

@@ -8,7 +8,7 @@ mod print;
 
 pub use print::{describe, fmt_expr, to_dot, to_ron};
 
-use crate::check::hir::{self, Bind, Expr, Hir, LabelPart, Place, ProcKind, StmtKind, Tables};
+use crate::check::hir::{self, Bind, Expr, Hir, LabelPart, Place, ProcKind, StmtKind, Tables, Ty};
 use crate::diag::Span;
 use crate::syntax::ast::AssignOp;
 use serde::{Deserialize, Serialize};
@@ -88,6 +88,9 @@ pub struct Phase {
     pub params: u16,
     pub locals: u16,
     pub local_names: Vec<String>,
+    /// The type of each local (hidden loop slots are `Int`), for the trace.
+    #[serde(default)]
+    pub local_types: Vec<Ty>,
     pub trigger: Option<u16>,
     pub nodes: Vec<Node>,
     /// `spans[i]` is where `nodes[i]` came from.
@@ -131,12 +134,15 @@ pub fn build(hir: &Hir) -> Graph {
         l.push(end, p.span);
         let mut local_names = p.local_names.clone();
         local_names.resize(l.locals as usize, "(loop)".into());
+        let mut local_types = p.local_types.clone();
+        local_types.resize(l.locals as usize, Ty::Int);
         phases.push(Phase {
             name: p.name.clone(),
             kind: p.kind,
             params: p.params.len() as u16,
             locals: l.locals,
             local_names,
+            local_types,
             trigger: p.trigger,
             nodes: l.nodes,
             spans: l.spans,

@@ -146,9 +146,11 @@ pub static COMMANDS: &[Command] = &[
         details: "Seats with a bot play as their bot; the others play random moves from a generator seeded\n\
                   from the game seed, so a script always plays the same.\n\
                   `auto turn` plays until the next turn starts (the rules' turn counter changes).\n\
-                  `auto round` plays until the phase that runs the turns returns: the phase just below the\n\
-                  current turn on the call stack, such as a `round` phase that start calls in a loop\n\
-                  (when start runs the turns itself, that is the end of the game).\n\
+                  `auto round` plays to the end of the round: until the phase that runs the turns (the phase\n\
+                  just below the current turn on the call stack, such as a `round` phase that start calls in\n\
+                  a loop) returns, and stops there, before the next deal: `state`, `view` and `expect` show\n\
+                  that position until another command goes on from the next round, dealt\n\
+                  (when start runs the turns itself, there is no round: it plays to the end of the game).\n\
                   Stops early when the game ends or is stuck; `auto end` stops after 100000 moves at most.",
         completes: &[Arg::Words(&["turn", "round", "end"])],
         run: step::cmd_auto,
@@ -186,7 +188,8 @@ pub static COMMANDS: &[Command] = &[
         aliases: &[],
         args: "[on | off]",
         help: "print the steps of the rules each move runs (action-graph nodes, with their lines)",
-        details: "After each move, one line per rules line executed: `phase:line` and the text of that line.\n\
+        details: "After each move, one line per rules line executed: `phase:line`, the text of that line,\n\
+                  and in brackets the values it used (`p = P0`) and assigned (`now 5`).\n\
                   Consecutive steps on one line are shown once. `trace` alone says whether it is on.",
         completes: &[Arg::Words(&["on", "off"])],
         run: step::cmd_trace,
@@ -330,10 +333,17 @@ pub fn dispatch(s: &mut Session, words: &[&str], out: &mut String) -> Result<Flo
         return Ok(Flow::Continue);
     };
     if looks_numeric(first) {
+        s.round_end = None;
         return step::cmd_play(s, words, out);
     }
     match find(first) {
-        Some(c) => (c.run)(s, &words[1..], out),
+        Some(c) => {
+            // the end of a round `auto round` showed stays only for looking at it
+            if !matches!(c.name, "state" | "view" | "expect" | "help" | "log") {
+                s.round_end = None;
+            }
+            (c.run)(s, &words[1..], out)
+        }
         None => Err(unknown(first, "unknown command")),
     }
 }

@@ -6,6 +6,7 @@
 
 use super::args::Flow;
 use super::session::Session;
+use super::trace::show;
 use crate::check::hir::Ty;
 use crate::{Game, Probe};
 use std::fmt::Write as _;
@@ -46,22 +47,6 @@ fn split_comparison(text: &str) -> Option<(&str, &'static str, &str)> {
     Some((text[..at].trim(), op, text[at + op.len()..].trim()))
 }
 
-/// A value as the designer reads it: a number, `true`, `P2`, a card or enum name.
-fn show(game: &Game, ty: Ty, v: i32) -> String {
-    match ty {
-        Ty::Bool => (if v != 0 { "true" } else { "false" }).to_string(),
-        _ if v < 0 && !matches!(ty, Ty::Int) => "none".to_string(),
-        Ty::Player => format!("P{v}"),
-        Ty::Card if (v as usize) < game.card_count() => game.card_name(v as usize).to_string(),
-        Ty::Enum(e) => game.graph().tables.enums[e as usize]
-            .values
-            .get(v as usize)
-            .cloned()
-            .unwrap_or_else(|| v.to_string()),
-        _ => v.to_string(),
-    }
-}
-
 /// One side of a comparison: a card name, or an expression.
 enum Side {
     Name(String),
@@ -87,8 +72,8 @@ fn value(s: &Session, side: &Side) -> Result<(Option<i32>, String), String> {
     match side {
         Side::Name(n) => Ok((None, n.clone())),
         Side::Expr(p) => {
-            let v = s.state.eval_probe(&s.game, p)?;
-            Ok((Some(v), show(&s.game, p.ty, v)))
+            let v = s.shown().eval_probe(&s.game, p)?;
+            Ok((Some(v), show(&s.game, s.shown(), p.ty, v)))
         }
     }
 }
@@ -121,7 +106,19 @@ fn expect(s: &mut Session, args: &[&str], out: &mut String) -> Result<Flow, Stri
     }
     let (ok, detail) = match split_comparison(&text) {
         Some((l, op, r)) => {
-            let (ls, rs) = (side(s, l)?, side(s, r)?);
+            let (mut ls, mut rs) = (side(s, l)?, side(s, r)?);
+            // against a card, a card name is the card even where the rules
+            // also name an enum value so (`top(draw) == horn`)
+            let is_card = |x: &Side| matches!(x, Side::Expr(p) if matches!(p.ty, Ty::Card));
+            let other_card = |x: &Side, text: &str| {
+                matches!(x, Side::Expr(p) if !matches!(p.ty, Ty::Card))
+                    && is_card_name(&s.game, text)
+            };
+            if is_card(&ls) && other_card(&rs, r) {
+                rs = Side::Name(r.to_string());
+            } else if is_card(&rs) && other_card(&ls, l) {
+                ls = Side::Name(l.to_string());
+            }
             let ((lv, lt), (rv, rt)) = (value(s, &ls)?, value(s, &rs)?);
             let both_cards = matches!((&ls, &rs), (Side::Expr(a), Side::Expr(b))
                 if matches!(a.ty, Ty::Card) && matches!(b.ty, Ty::Card));
@@ -154,7 +151,7 @@ fn expect(s: &mut Session, args: &[&str], out: &mut String) -> Result<Flow, Stri
                     "expect needs a condition (true or false); `{text}` is not one"
                 ));
             }
-            let v = s.state.eval_probe(&s.game, &p)?;
+            let v = s.shown().eval_probe(&s.game, &p)?;
             (v != 0, "it is false".to_string())
         }
     };

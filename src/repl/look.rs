@@ -14,8 +14,8 @@ pub fn cmd_state(s: &mut Session, args: &[&str], out: &mut String) -> Result<Flo
     match args {
         // the view says who is to choose, or that the game is over or stuck
         [] => out.push_str(&s.view(Viewer::All)),
-        [zone] => match s.state.find_board(&s.game, zone) {
-            Some(b) => out.push_str(&s.state.board_grid(&s.game, b, Viewer::All, "")),
+        [zone] => match s.shown().find_board(&s.game, zone) {
+            Some(b) => out.push_str(&s.shown().board_grid(&s.game, b, Viewer::All, "")),
             None => zone_table(s, zone, out)?,
         },
         _ => {
@@ -30,7 +30,7 @@ pub fn cmd_state(s: &mut Session, args: &[&str], out: &mut String) -> Result<Flo
 
 /// One zone, every card from the bottom up, with who knows it.
 fn zone_table(s: &Session, zone: &str, out: &mut String) -> Result<(), String> {
-    let st = &s.state;
+    let st = s.shown();
     let inst = st.find_zone(&s.game, zone)?;
     let t = &s.game.graph().tables;
     let info = &t.zones[st.table().inst_zone[inst] as usize];

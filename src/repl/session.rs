@@ -79,6 +79,10 @@ pub struct Session {
     pub color: bool,
     /// How many `expect` lines failed (a script then exits non-zero).
     pub expect_failures: usize,
+    /// The position at the end of the round `auto round` stopped at, before
+    /// the next deal: `state`, `view` and `expect` look at it until any other
+    /// command runs.
+    pub round_end: Option<State>,
 }
 
 impl Session {
@@ -106,6 +110,7 @@ impl Session {
             trace: false,
             color: false,
             expect_failures: 0,
+            round_end: None,
         })
     }
 
@@ -174,26 +179,42 @@ impl Session {
     /// engine accepts it. Prints `P2: label` (and the trace when it is on).
     /// A new move forgets what could be redone.
     pub fn play(&mut self, action: Action, out: &mut String) -> Result<(), String> {
-        self.play_with(action, out, false).map(|_| ())
+        self.play_with(action, out, None).map(|_| ())
     }
 
-    /// Like [`Session::play`]; with `observe` (or when tracing) returns the
-    /// action-graph nodes the move executed, as (phase, node).
+    /// Like [`Session::play`]; with `round` (a phase) returns the position
+    /// just before that phase returned, if it did during the move: the end
+    /// of a round, before the next deal.
     pub fn play_with(
         &mut self,
         action: Action,
         out: &mut String,
-        observe: bool,
-    ) -> Result<Vec<(u16, u32)>, String> {
+        round: Option<u16>,
+    ) -> Result<Option<State>, String> {
         let player = self.state.chooser().unwrap_or(0);
         let label = self.state.label(&self.game, action);
         if !self.legal().contains(&action) {
             return Err(format!("that move is not legal now (P{player}: {label})"));
         }
         let mut next = self.state.clone();
-        let mut visits: Vec<(u16, u32)> = Vec::new();
-        let applied = if self.trace || observe {
-            next.apply_observed(&self.game, action, &mut |p, n| visits.push((p, n)))
+        let mut rec = super::trace::Recorder::new(&self.game);
+        let mut end: Option<State> = None;
+        let phases = &self.game.graph().phases;
+        let trace = self.trace;
+        let applied = if trace || round.is_some() {
+            next.apply_looking(&self.game, action, &mut |st, p, n| {
+                if trace {
+                    rec.look(st, p, n);
+                }
+                if Some(p) == round
+                    && matches!(
+                        phases[p as usize].nodes.get(n as usize),
+                        Some(crate::graph::Node::Return)
+                    )
+                {
+                    end = Some(st.clone());
+                }
+            })
         } else {
             next.apply(&self.game, action)
         };
@@ -206,11 +227,11 @@ impl Session {
         };
         let _ = writeln!(out, "{done}");
         if self.trace {
-            super::trace::write_trace(&self.game, &visits, out);
+            rec.write(out);
         }
         self.history.push(Entry { before, done });
         self.redo.clear();
-        Ok(visits)
+        Ok(end)
     }
 
     /// Record a state change made by the designer (arrange, put) for undo.
@@ -322,7 +343,21 @@ impl Session {
 
     /// The table as seen by a seat, or everything.
     pub fn view(&self, viewer: Viewer) -> String {
-        self.state.view(&self.game, viewer)
+        match &self.round_end {
+            // between two rounds nobody is to choose: say where we stand instead
+            Some(end) => end.view(&self.game, viewer).replacen(
+                "stuck: nobody can move\n",
+                "end of the round, before the next deal (any move goes on from the next round)\n",
+                1,
+            ),
+            None => self.state.view(&self.game, viewer),
+        }
+    }
+
+    /// The position `state`, `view` and `expect` look at: the end of the
+    /// round `auto round` stopped at, else the game.
+    pub fn shown(&self) -> &State {
+        self.round_end.as_ref().unwrap_or(&self.state)
     }
 }
 

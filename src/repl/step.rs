@@ -197,14 +197,15 @@ pub fn cmd_redo(s: &mut Session, args: &[&str], out: &mut String) -> Result<Flow
 enum Until {
     Moves(usize),
     Turn(u32),
-    /// A node of this phase runs (control is back below the round).
-    Phase(u16),
+    /// This phase (the round) returns.
+    Round(u16),
     End,
 }
 
-/// The phase that called the phase running the turns (see `help auto`),
-/// or None when start runs the turns itself.
-fn round_caller(s: &Session) -> Option<u16> {
+/// The round: the phase that runs the turns (the caller of the innermost
+/// `turn`, or of the phase choosing now), unless that is `start` itself
+/// (see `help auto`).
+fn round_phase(s: &Session) -> Option<u16> {
     let frames = s.state.frames();
     let phases = &s.game.graph().phases;
     let turn = frames
@@ -212,7 +213,8 @@ fn round_caller(s: &Session) -> Option<u16> {
         .rposition(|f| phases[f.phase as usize].kind == ProcKind::Turn)
         .unwrap_or(frames.len().saturating_sub(1));
     let round = turn.checked_sub(1)?;
-    Some(frames.get(round.checked_sub(1)?)?.phase)
+    round.checked_sub(1)?;
+    Some(frames.get(round)?.phase)
 }
 
 pub fn cmd_auto(s: &mut Session, args: &[&str], out: &mut String) -> Result<Flow, String> {
@@ -220,8 +222,8 @@ pub fn cmd_auto(s: &mut Session, args: &[&str], out: &mut String) -> Result<Flow
         [] => Until::Moves(1),
         [w] if w.eq_ignore_ascii_case("end") => Until::End,
         [w] if w.eq_ignore_ascii_case("turn") => Until::Turn(s.state.turns()),
-        [w] if w.eq_ignore_ascii_case("round") => match round_caller(s) {
-            Some(p) => Until::Phase(p),
+        [w] if w.eq_ignore_ascii_case("round") => match round_phase(s) {
+            Some(p) => Until::Round(p),
             None => Until::End,
         },
         [word] => Until::Moves(count_arg(
@@ -248,15 +250,27 @@ pub fn cmd_auto(s: &mut Session, args: &[&str], out: &mut String) -> Result<Flow
             break;
         }
         let action = s.agent_move(&legal);
-        let observe = matches!(until, Until::Phase(_));
-        let visits = s.play_with(action, out, observe)?;
+        let round = match until {
+            Until::Round(p) => Some(p),
+            _ => None,
+        };
+        let end = s.play_with(action, out, round)?;
         made += 1;
         let done = match until {
             Until::Turn(t) => s.state.turns() != t,
-            Until::Phase(p) => visits.iter().any(|(q, _)| *q == p),
+            Until::Round(_) => end.is_some() || s.state.is_over(),
             _ => false,
         };
         if done {
+            if let Some(end) = end.filter(|_| !s.state.is_over()) {
+                // the next round has been dealt already: show where this one ended
+                s.round_end = Some(end);
+                let _ = writeln!(
+                    out,
+                    "end of the round: `state`, `view` and `expect` show it, before the next deal; the next command goes on"
+                );
+                return Ok(Flow::Continue);
+            }
             break;
         }
     }
@@ -345,15 +359,37 @@ pub fn cmd_arrange(s: &mut Session, args: &[&str], out: &mut String) -> Result<F
         .find_zone(&s.game, zone)
         .map(|inst| next.zone_name(&s.game, inst))
         .unwrap_or_else(|_| zone.to_string());
+    let held: Vec<String> = next
+        .find_zone(&s.game, zone)
+        .map(|inst| {
+            next.table().zone(inst)
+                .iter()
+                .map(|c| s.game.card_name(*c as usize).to_string())
+                .collect()
+        })
+        .unwrap_or_default();
     let before = std::mem::replace(&mut s.state, next);
     match cards {
-        [] => {
+        [] if held.is_empty() => {
             let _ = writeln!(out, "{name} is now empty");
+        }
+        // a deck's home zone keeps beneath the named cards those it held
+        _ if held.len() > cards.len() => {
+            let under = held.len() - cards.len();
+            let what = match cards {
+                [] => "nothing named".to_string(),
+                _ => format!("{} (bottom first)", cards.join(" ")),
+            };
+            let _ = writeln!(
+                out,
+                "{name} now holds {what} on top of the {under} cards it held that were not named (a deck's home zone keeps them)"
+            );
         }
         _ => {
             let _ = writeln!(out, "{name} now holds {} (bottom first)", cards.join(" "));
         }
     }
+    arrange_warnings(s, out);
     let mut text = format!("arrange {name}");
     for c in cards {
         text.push(' ');
@@ -361,6 +397,24 @@ pub fn cmd_arrange(s: &mut Session, args: &[&str], out: &mut String) -> Result<F
     }
     s.record(before, Done::Arrange(text));
     Ok(Flow::Continue)
+}
+
+/// After a set-up: say when it broke a declared invariant, or left the
+/// player to choose without any option.
+fn arrange_warnings(s: &Session, out: &mut String) {
+    if let Some(text) = s.state.broken_invariant(&s.game) {
+        let _ = writeln!(out, "warning: this breaks the invariant \"{text}\"");
+    }
+    if let crate::Status::Stuck = s.state.status(&s.game) {
+        let who = s
+            .state
+            .chooser()
+            .map_or("nobody".to_string(), |p| format!("P{p}"));
+        let _ = writeln!(
+            out,
+            "warning: {who} must choose but has no option now (`undo` takes this back)"
+        );
+    }
 }
 
 pub fn cmd_put(s: &mut Session, args: &[&str], out: &mut String) -> Result<Flow, String> {
@@ -371,6 +425,7 @@ pub fn cmd_put(s: &mut Session, args: &[&str], out: &mut String) -> Result<Flow,
     next.set_var(&s.game, name, value)?;
     let before = std::mem::replace(&mut s.state, next);
     let _ = writeln!(out, "{name} is now {value}");
+    arrange_warnings(s, out);
     s.record(before, Done::Arrange(format!("put {name} {value}")));
     Ok(Flow::Continue)
 }
