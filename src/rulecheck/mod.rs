@@ -53,7 +53,7 @@ pub use split::Parts;
 pub use verdicts::{Evidence, INLINE_MOVES};
 
 use crate::diag::{Diagnostic, Source, Span};
-use crate::engine::{Compiled, compile};
+use crate::load::{Compiled, compile};
 use std::path::{Path, PathBuf};
 
 /// What to promote from warning to error.
@@ -279,7 +279,7 @@ pub fn check_path(path: impl AsRef<Path>, config: &Config) -> FileReport {
 
 /// Read a rules file (a variant together with its base) and check it.
 fn read_and_check(path: &Path, config: &Config) -> (FileReport, Option<Compiled>) {
-    match crate::engine::read_rules(path) {
+    match crate::load::read_rules(path) {
         Ok(source) => {
             let (r, c) = check_compiled(source, config);
             (r, Some(c))

@@ -11,7 +11,8 @@ use super::simulate;
 use super::stats::{Layout, Stats};
 use super::verdicts::{self, Input};
 use super::{Config, Context, FileReport, Report, read_and_check};
-use crate::engine::{Compiled, Game};
+use crate::engine::Game;
+use crate::load::Compiled;
 use std::path::Path;
 
 /// The simulation behind one file's report.
