@@ -24,6 +24,7 @@ pub mod diag;
 pub mod engine;
 pub mod fmt;
 pub mod graph;
+pub mod hir;
 pub mod load;
 pub mod lsp;
 pub mod repl;

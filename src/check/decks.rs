@@ -2,7 +2,7 @@
 //! entries (copies x ranges x lists) into individual cards with display
 //! names, and the declared-size check.
 
-use super::hir::*;
+use crate::hir::*;
 use super::{Checker, Sym};
 use crate::diag::{Diagnostic, Span};
 use crate::syntax::ast::{self, FieldValue, Item};

@@ -2,7 +2,7 @@
 //! values, built-ins), field access, calls with arity and type checks,
 //! operators and aggregates.
 
-use super::hir::*;
+use crate::hir::*;
 use super::{Checker, Sym, a};
 use crate::diag::{Diagnostic, Span};
 use crate::syntax::ast::{self, AggKind, BinOp, ExprKind, UnOp};

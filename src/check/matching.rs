@@ -5,7 +5,7 @@
 
 use super::Checker;
 use super::expr::{Scope, ty_name};
-use super::hir::*;
+use crate::hir::*;
 use super::stmt::Ctx;
 use crate::diag::{Diagnostic, Span, did_you_mean};
 use crate::syntax::ast::{self, BinOp};

@@ -9,16 +9,18 @@
 mod board;
 mod decks;
 mod expr;
-pub mod hir;
 mod matching;
 mod probe;
 mod stmt;
 
+/// The HIR is its own module (`crate::hir`), which the checker produces;
+/// this path is kept for older code.
+pub use crate::hir;
 pub use probe::check_expr;
 
 use crate::diag::{Diagnostic, Span, did_you_mean};
 use crate::syntax::ast::{self, Item};
-use hir::*;
+use crate::hir::*;
 use std::collections::HashMap;
 
 /// What a top-level name stands for.

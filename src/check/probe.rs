@@ -3,7 +3,7 @@
 //! enum values, functions) plus the players `P0`, `P1`... as locals 0, 1...
 
 use super::expr::Scope;
-use super::hir::{Expr, Ty};
+use crate::hir::{Expr, Ty};
 use super::*;
 
 /// Resolve `e` in the global scope of `file` with `players` player names

@@ -3,7 +3,7 @@
 //! phases from `start`, and the presence of an end condition.
 
 use super::expr::{Scope, arity_title, count, ty_name};
-use super::hir::*;
+use crate::hir::*;
 use super::{Checker, Sym};
 use crate::diag::{Diagnostic, Span};
 use crate::syntax::ast::{self, Item, StmtKind as S};
@@ -449,7 +449,7 @@ impl Checker {
         let id = match self.names.get(&n.text).map(|s| s.0) {
             Some(Sym::Proc(id)) => id,
             _ => {
-                if crate::check::hir::Builtin::ALL
+                if crate::hir::Builtin::ALL
                     .iter()
                     .any(|(b, _)| *b == n.text)
                 {

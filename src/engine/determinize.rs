@@ -27,7 +27,7 @@
 //! (copies of the table) are relabelled like the table.
 
 use super::{Action, Core, Game, State};
-use crate::check::hir::{Builtin, Expr, Place, Ty};
+use crate::hir::{Builtin, Expr, Place, Ty};
 use crate::graph::Node;
 use crate::syntax::ast::{AggKind, BinOp};
 use rand::{Rng, SeedableRng};

@@ -27,7 +27,7 @@ pub use view::Viewer;
 /// (`grail::engine::compile`); new code uses `grail::load`.
 pub use crate::load::{Compiled, MAX_VARIANT_DEPTH, compile, read_rules};
 
-use crate::check::hir::OptionInfo;
+use crate::hir::OptionInfo;
 use crate::diag::{Diagnostics, Source};
 use crate::graph::Graph;
 use crate::load::Loaded;

@@ -6,7 +6,7 @@ use super::Game;
 use super::eval::Ev;
 use super::exec::Action;
 use super::state::State;
-use crate::check::hir::{LabelPart, Ty};
+use crate::hir::{LabelPart, Ty};
 use crate::graph::Node;
 use crate::syntax::ast::{Shape, Visibility};
 use std::fmt::Write;

@@ -8,7 +8,7 @@ mod print;
 
 pub use print::{describe, fmt_expr, to_dot, to_ron};
 
-use crate::check::hir::{self, Bind, Expr, Hir, LabelPart, Place, ProcKind, StmtKind, Tables};
+use crate::hir::{self, Bind, Expr, Hir, LabelPart, Place, ProcKind, StmtKind, Tables};
 use crate::diag::Span;
 use crate::syntax::ast::AssignOp;
 use serde::{Deserialize, Serialize};

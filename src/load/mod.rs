@@ -14,7 +14,7 @@ mod read;
 
 pub use read::{MAX_VARIANT_DEPTH, read_rules, variant_base};
 
-use crate::check::hir::Hir;
+use crate::hir::Hir;
 use crate::diag::{Diagnostic, Diagnostics, Source};
 use crate::graph::Graph;
 use crate::syntax;

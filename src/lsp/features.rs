@@ -26,7 +26,7 @@ fn describe(d: &Decl) -> String {
 }
 
 fn builtin_doc(name: &str) -> Option<String> {
-    if let Some((_, b)) = crate::check::hir::Builtin::ALL
+    if let Some((_, b)) = crate::hir::Builtin::ALL
         .iter()
         .find(|(n, _)| *n == name)
     {
@@ -251,7 +251,7 @@ pub fn completion(a: &Analysis, pos: Position) -> Vec<CompletionItem> {
         for k in statement_keywords() {
             push(item(k, CompletionItemKind::KEYWORD, "keyword"));
         }
-        for (n, _) in crate::check::hir::Builtin::ALL {
+        for (n, _) in crate::hir::Builtin::ALL {
             push(item(n, CompletionItemKind::FUNCTION, "built-in function"));
         }
         for n in BUILTIN_VALUES {
