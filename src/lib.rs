@@ -27,11 +27,13 @@ pub mod graph;
 pub mod hir;
 pub mod load;
 pub mod lsp;
+pub mod playout;
 pub mod repl;
 pub mod rulecheck;
 pub mod sim;
 pub mod syntax;
 
 pub use engine::{
-    Action, EngineError, Fault, Game, OptionError, PendingChoice, Probe, State, Status, Viewer,
+    Action, ActionSpace, EngineError, Fault, Game, OptionError, PendingChoice, PlayersError, Probe,
+    SetError, State, Status, Viewer,
 };

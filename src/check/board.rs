@@ -4,9 +4,9 @@
 //! Each cell keeps the squares it covers: the engine walks lines through a
 //! merged cell from every one of them (`engine::eval`, board geometry).
 
-use crate::hir::*;
 use super::{Checker, Sym};
 use crate::diag::Diagnostic;
+use crate::hir::*;
 use crate::syntax::ast::{self, CellSpan, Shape, Visibility};
 
 impl Checker {

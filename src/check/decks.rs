@@ -2,9 +2,9 @@
 //! entries (copies x ranges x lists) into individual cards with display
 //! names, and the declared-size check.
 
-use crate::hir::*;
 use super::{Checker, Sym};
 use crate::diag::{Diagnostic, Span};
+use crate::hir::*;
 use crate::syntax::ast::{self, FieldValue, Item};
 
 impl Checker {

@@ -2,9 +2,9 @@
 //! values, built-ins), field access, calls with arity and type checks,
 //! operators and aggregates.
 
-use crate::hir::*;
 use super::{Checker, Sym, a};
 use crate::diag::{Diagnostic, Span};
+use crate::hir::*;
 use crate::syntax::ast::{self, AggKind, BinOp, ExprKind, UnOp};
 
 /// Functions nested in each other's expansions (docs/language.md, "Limits").

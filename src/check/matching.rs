@@ -5,9 +5,9 @@
 
 use super::Checker;
 use super::expr::{Scope, ty_name};
-use crate::hir::*;
 use super::stmt::Ctx;
 use crate::diag::{Diagnostic, Span, did_you_mean};
+use crate::hir::*;
 use crate::syntax::ast::{self, BinOp};
 
 impl Checker {

@@ -19,8 +19,8 @@ pub use crate::hir;
 pub use probe::check_expr;
 
 use crate::diag::{Diagnostic, Span, did_you_mean};
-use crate::syntax::ast::{self, Item};
 use crate::hir::*;
+use crate::syntax::ast::{self, Item};
 use std::collections::HashMap;
 
 /// What a top-level name stands for.

@@ -3,9 +3,9 @@
 //! phases from `start`, and the presence of an end condition.
 
 use super::expr::{Scope, arity_title, count, ty_name};
-use crate::hir::*;
 use super::{Checker, Sym};
 use crate::diag::{Diagnostic, Span};
+use crate::hir::*;
 use crate::syntax::ast::{self, Item, StmtKind as S};
 
 pub(super) struct Ctx {
@@ -449,10 +449,7 @@ impl Checker {
         let id = match self.names.get(&n.text).map(|s| s.0) {
             Some(Sym::Proc(id)) => id,
             _ => {
-                if crate::hir::Builtin::ALL
-                    .iter()
-                    .any(|(b, _)| *b == n.text)
-                {
+                if crate::hir::Builtin::ALL.iter().any(|(b, _)| *b == n.text) {
                     self.error(
                         Diagnostic::error(
                             "E0103",

@@ -11,6 +11,7 @@ mod board_view;
 mod determinize;
 mod eval;
 mod exec;
+mod observe;
 pub mod perft;
 mod probe;
 mod state;
@@ -19,6 +20,7 @@ mod view;
 pub use determinize::{Determinizer, card_locals, relabel_locals};
 pub use eval::Fault;
 pub use exec::{Action, STEP_BUDGET};
+pub use observe::{ActionSpace, DYNAMIC_INT_WIDTH, MAX_ARM_WIDTH};
 pub use probe::Probe;
 pub use state::{Core, EngineError, Frame, State};
 pub use view::Viewer;
@@ -27,9 +29,9 @@ pub use view::Viewer;
 /// (`grail::engine::compile`); new code uses `grail::load`.
 pub use crate::load::{Compiled, MAX_VARIANT_DEPTH, compile, read_rules};
 
-use crate::hir::OptionInfo;
 use crate::diag::{Diagnostics, Source};
 use crate::graph::Graph;
+use crate::hir::OptionInfo;
 use crate::load::Loaded;
 use std::path::Path;
 use std::sync::Arc;
@@ -124,6 +126,46 @@ impl Game {
         opts[i] = wide as i32;
         Ok(())
     }
+
+    /// The option values after `NAME=VALUE` settings (a command line's
+    /// `--set`) applied in order to the defaults: the one parser of
+    /// `--set` for every front end.
+    ///
+    /// ```
+    /// let game = grail::Game::load("rules/tamoul.rules").expect("compiles");
+    /// let opts = game.options_from(&["target=50"]).expect("a setting");
+    /// assert_eq!(opts[game.option_index("target").unwrap()], 50);
+    /// assert!(game.options_from(&["target"]).is_err());
+    /// ```
+    pub fn options_from<S: AsRef<str>>(&self, settings: &[S]) -> Result<Vec<i32>, SetError> {
+        let mut opts = self.default_options();
+        for s in settings {
+            let s = s.as_ref();
+            let Some((name, value)) = s.split_once('=') else {
+                return Err(SetError::NotASetting(s.to_string()));
+            };
+            self.set_option(&mut opts, name.trim(), value.trim())
+                .map_err(|error| SetError::Option {
+                    setting: s.to_string(),
+                    error,
+                })?;
+        }
+        Ok(opts)
+    }
+
+    /// Whether `players` seats can play this game.
+    pub fn check_players(&self, players: usize) -> Result<(), PlayersError> {
+        let (min, max) = self.players();
+        if players < min || players > max {
+            return Err(PlayersError {
+                game: self.name().to_string(),
+                min,
+                max,
+                players,
+            });
+        }
+        Ok(())
+    }
     pub fn card_count(&self) -> usize {
         self.data.graph.tables.cards.len()
     }
@@ -200,6 +242,61 @@ impl std::error::Error for OptionError {}
 /// Front ends that report errors as text can use `?` on a setting.
 impl From<OptionError> for String {
     fn from(e: OptionError) -> String {
+        e.to_string()
+    }
+}
+
+/// Why [`Game::options_from`] refused a list of settings.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SetError {
+    /// A setting without `=`.
+    NotASetting(String),
+    /// A setting [`Game::set_option`] refused.
+    Option { setting: String, error: OptionError },
+}
+
+impl std::fmt::Display for SetError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SetError::NotASetting(s) => write!(f, "--set takes NAME=VALUE, not `{s}`"),
+            SetError::Option { error, .. } => write!(f, "{error}"),
+        }
+    }
+}
+
+impl std::error::Error for SetError {}
+
+impl From<SetError> for String {
+    fn from(e: SetError) -> String {
+        e.to_string()
+    }
+}
+
+/// A player count the game is not for ([`Game::check_players`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayersError {
+    pub game: String,
+    pub min: usize,
+    pub max: usize,
+    pub players: usize,
+}
+
+impl std::fmt::Display for PlayersError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let PlayersError {
+            game,
+            min,
+            max,
+            players,
+        } = self;
+        write!(f, "{game} is for {min} to {max} players, not {players}")
+    }
+}
+
+impl std::error::Error for PlayersError {}
+
+impl From<PlayersError> for String {
+    fn from(e: PlayersError) -> String {
         e.to_string()
     }
 }

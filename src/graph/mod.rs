@@ -8,8 +8,8 @@ mod print;
 
 pub use print::{describe, fmt_expr, to_dot, to_ron};
 
-use crate::hir::{self, Bind, Expr, Hir, LabelPart, Place, ProcKind, StmtKind, Tables};
 use crate::diag::Span;
+use crate::hir::{self, Bind, Expr, Hir, LabelPart, Place, ProcKind, StmtKind, Tables};
 use crate::syntax::ast::AssignOp;
 use serde::{Deserialize, Serialize};
 

@@ -14,9 +14,9 @@ mod read;
 
 pub use read::{MAX_VARIANT_DEPTH, read_rules, variant_base};
 
-use crate::hir::Hir;
 use crate::diag::{Diagnostic, Diagnostics, Source};
 use crate::graph::Graph;
+use crate::hir::Hir;
 use crate::syntax;
 use std::path::Path;
 

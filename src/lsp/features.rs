@@ -26,10 +26,7 @@ fn describe(d: &Decl) -> String {
 }
 
 fn builtin_doc(name: &str) -> Option<String> {
-    if let Some((_, b)) = crate::hir::Builtin::ALL
-        .iter()
-        .find(|(n, _)| *n == name)
-    {
+    if let Some((_, b)) = crate::hir::Builtin::ALL.iter().find(|(n, _)| *n == name) {
         let (args, ret) = b.signature();
         let args: Vec<String> = args
             .iter()
