@@ -18,6 +18,7 @@ mod stmt;
 pub use crate::hir;
 pub use probe::check_expr;
 
+use crate::diag::code;
 use crate::diag::{Diagnostic, Span, did_you_mean};
 use crate::hir::*;
 use crate::syntax::ast::{self, Item};
@@ -118,9 +119,9 @@ pub fn check(file: &ast::File) -> (Hir, Vec<Diagnostic>) {
         .retain(|d| seen.insert(format!("{}|{}|{:?}", d.code, d.message, d.labels)));
     if file.items.is_empty() {
         // One message for an empty file, not one per missing declaration.
-        c.diags.retain(|d| d.code != "E0109");
+        c.diags.retain(|d| d.code != code::MISSING_DECLARATION);
         c.diags.push(
-            Diagnostic::error("E0109", "the rules file is empty")
+            Diagnostic::error(code::MISSING_DECLARATION, "the rules file is empty")
                 .label(Span::new(0, 0), "nothing is declared")
                 .help("a game needs at least `game \"Name\" { players 2..4 }`, a `start { ... }` block and a `winners` rule"),
         );
@@ -144,7 +145,7 @@ impl Checker {
             let span = *span;
             let again = sym.what();
             self.error(
-                Diagnostic::error("E0102", format!("`{}` is defined twice", name.text))
+                Diagnostic::error(code::DUPLICATE, format!("`{}` is defined twice", name.text))
                     .label(name.span, format!("defined again here, as a {again}"))
                     .label(span, format!("first defined here, as a {what}"))
                     .help(
@@ -185,7 +186,7 @@ impl Checker {
             ),
         };
         self.error(
-            Diagnostic::error("E0111", format!("unknown type `{}`", name.text))
+            Diagnostic::error(code::UNKNOWN_TYPE, format!("unknown type `{}`", name.text))
                 .label(name.span, "not a type")
                 .help(hint),
         );
@@ -203,7 +204,7 @@ impl Checker {
                         Span::new(g.span.start as usize, g.span.start as usize + "game".len());
                     if let Some(prev) = game_seen {
                         self.error(
-                            Diagnostic::error("E0102", "the game is declared twice")
+                            Diagnostic::error(code::DUPLICATE, "the game is declared twice")
                                 .label(word, "declared again here")
                                 .label(prev, "first declared here")
                                 .help("a rules file describes one game: keep one `game` block"),
@@ -217,7 +218,7 @@ impl Checker {
                         Some((lo, hi, span)) => {
                             if lo < 1 || hi > 32 || lo > hi {
                                 self.error(
-                                    Diagnostic::error("E0110", "impossible player count")
+                                    Diagnostic::error(code::BAD_SIZE, "impossible player count")
                                         .label(span, format!("{lo}..{hi} is not a valid range"))
                                         .help(if lo > hi && hi >= 1 && lo <= 32 {
                                             format!("write the smaller number first: `players {hi}..{lo}`")
@@ -241,7 +242,7 @@ impl Checker {
                         if o.min > o.max {
                             self.error(
                                 Diagnostic::error(
-                                    "E0106",
+                                    code::OPTION_RANGE,
                                     format!("option `{}` has an empty range", o.name.text),
                                 )
                                 .label(o.range_span, "the minimum is above the maximum")
@@ -253,7 +254,7 @@ impl Checker {
                         } else if o.default.0 < o.min || o.default.0 > o.max {
                             self.error(
                                 Diagnostic::error(
-                                    "E0106",
+                                    code::OPTION_RANGE,
                                     format!("the default of option `{}` is out of its range", o.name.text),
                                 )
                                 .label(o.default.1, format!("{} is not in {}..{}", o.default.0, o.min, o.max))
@@ -286,7 +287,7 @@ impl Checker {
                             if values.contains(&v.text) {
                                 self.error(
                                     Diagnostic::error(
-                                        "E0102",
+                                        code::DUPLICATE,
                                         format!(
                                             "`{}` appears twice in enum `{}`",
                                             v.text, e.name.text
@@ -367,7 +368,7 @@ impl Checker {
         }
         if game_seen.is_none() {
             self.error(
-                Diagnostic::error("E0109", "no `game` declaration")
+                Diagnostic::error(code::MISSING_DECLARATION, "no `game` declaration")
                     .label(Span::new(0, 0), "the file should start with the game")
                     .help("add `game \"Name\" { players 2..4 }` at the top"),
             );
@@ -438,7 +439,7 @@ impl Checker {
                 if p.kind == ast::PhaseKind::Turn && params.first() != Some(&Ty::Player) {
                     self.error(
                         Diagnostic::error(
-                            "E0103",
+                            code::TYPE_MISMATCH,
                             format!("turn `{}` must take its player first", p.name.text),
                         )
                         .label(p.name.span, "a turn belongs to a player")
@@ -452,7 +453,7 @@ impl Checker {
                     && !(params.is_empty() || params == [Ty::Card])
                 {
                     self.error(
-                        Diagnostic::error("E0103", format!("reaction `{}` takes at most the card that entered", p.name.text))
+                        Diagnostic::error(code::TYPE_MISMATCH, format!("reaction `{}` takes at most the card that entered", p.name.text))
                             .label(p.name.span, "wrong parameters")
                             .help("declare it as `reaction NAME(c: card) on enter ZONE { ... }` or without parameters"),
                     );
@@ -474,7 +475,7 @@ impl Checker {
         let value = self.ty(&t.value);
         if value != Ty::Int && value != Ty::Pattern && value != Ty::Error {
             self.error(
-                Diagnostic::error("E0103", "tables map to whole numbers or patterns")
+                Diagnostic::error(code::TYPE_MISMATCH, "tables map to whole numbers or patterns")
                     .label(t.value.span, "write `int` or `pattern` here")
                     .help("a table gives a number for each value of an enum: `table size: Object -> int { ring: 2 }`"),
             );
@@ -482,7 +483,7 @@ impl Checker {
         let Ty::Enum(e) = key else {
             if key != Ty::Error {
                 self.error(
-                    Diagnostic::error("E0103", "a table is indexed by an enum")
+                    Diagnostic::error(code::TYPE_MISMATCH, "a table is indexed by an enum")
                         .label(t.key.span, "not an enum")
                         .help("declare `enum Name { ... }` and use it as the key type"),
                 );
@@ -501,7 +502,7 @@ impl Checker {
             match names.iter().position(|n| *n == k.text) {
                 Some(i) if values[i].is_some() => self.error(
                     Diagnostic::error(
-                        "E0102",
+                        code::DUPLICATE,
                         format!("`{}` appears twice in table `{}`", k.text, t.name.text),
                     )
                     .label(k.span, "repeated here")
@@ -520,7 +521,7 @@ impl Checker {
         if !missing.is_empty() {
             self.error(
                 Diagnostic::error(
-                    "E0113",
+                    code::TABLE_INCOMPLETE,
                     format!(
                         "table `{}` has no value for {}",
                         t.name.text,
@@ -556,7 +557,7 @@ impl Checker {
                     ast::TableValue::Int(_) => Span::default(),
                 };
                 self.error(
-                    Diagnostic::error("E0103", "type mismatch in a table")
+                    Diagnostic::error(code::TYPE_MISMATCH, "type mismatch in a table")
                         .label(span, "this value does not fit the table's type")
                         .help(
                             "an `int` table takes numbers, a `pattern` table takes pattern names",
@@ -607,7 +608,7 @@ impl Checker {
                 );
                 if let Some(first) = found {
                     self.error(
-                        Diagnostic::error("E0102", "`winners` is declared twice")
+                        Diagnostic::error(code::DUPLICATE, "`winners` is declared twice")
                             .label(word, "declared again here")
                             .label(first, "first declared here")
                             .help("a game has one `winners` rule: keep one of them"),
@@ -634,7 +635,7 @@ impl Checker {
         }
         if found.is_none() {
             self.error(
-                Diagnostic::error("E0109", "no `winners` rule")
+                Diagnostic::error(code::MISSING_DECLARATION, "no `winners` rule")
                     .label(Span::new(0, 0), "the game never says who wins")
                     .help("add for example `winners highest p.score` or `winners lowest p.score`"),
             );
@@ -650,7 +651,7 @@ impl Checker {
         if let Some((sym, decl)) = self.names.get(name).copied() {
             let (is, want) = (a(sym.what()), a(what));
             self.error(
-                Diagnostic::error("E0103", format!("`{name}` is {is}, not {want}"))
+                Diagnostic::error(code::TYPE_MISMATCH, format!("`{name}` is {is}, not {want}"))
                     .label(span, format!("{want} is needed here"))
                     .label(decl, format!("`{name}` is declared here, as {is}"))
                     .help(format!("use the name of {want} here")),
@@ -666,7 +667,7 @@ impl Checker {
             None => format!("declare `{name}` first, or check its spelling"),
         };
         self.error(
-            Diagnostic::error("E0101", format!("unknown {what} `{name}`"))
+            Diagnostic::error(code::UNKNOWN_NAME, format!("unknown {what} `{name}`"))
                 .label(span, "not found")
                 .help(help),
         );

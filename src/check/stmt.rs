@@ -4,6 +4,7 @@
 
 use super::expr::{Scope, arity_title, count, ty_name};
 use super::{Checker, Sym};
+use crate::diag::code;
 use crate::diag::{Diagnostic, Span};
 use crate::hir::*;
 use crate::syntax::ast::{self, Item, StmtKind as S};
@@ -22,7 +23,7 @@ impl Checker {
                     starts += 1;
                     if starts > 1 {
                         self.error(
-                            Diagnostic::error("E0102", "`start` is defined twice")
+                            Diagnostic::error(code::DUPLICATE, "`start` is defined twice")
                                 .label(
                                     Span::new(
                                         span.start as usize,
@@ -80,7 +81,7 @@ impl Checker {
         }
         if starts == 0 {
             self.error(
-                Diagnostic::error("E0109", "no `start` block")
+                Diagnostic::error(code::MISSING_DECLARATION, "no `start` block")
                     .label(Span::new(0, 0), "the game has nowhere to begin")
                     .help("add `start { ... }`: the flow of the game, from the deal to `end game`"),
             );
@@ -260,7 +261,7 @@ impl Checker {
             S::Break => {
                 if ctx.loops == 0 {
                     self.error(
-                        Diagnostic::error("E0112", "`break` outside a loop")
+                        Diagnostic::error(code::BREAK_OUTSIDE_LOOP, "`break` outside a loop")
                             .label(s.span, "nothing to break out of")
                             .help("use `return` to leave a phase, or `leave NAME` to end an enclosing phase"),
                     );
@@ -318,7 +319,7 @@ impl Checker {
                         let help = self.owner_help(scope, &base.text, per_card);
                         self.error(
                             Diagnostic::error(
-                                "E0103",
+                                code::TYPE_MISMATCH,
                                 format!("`{}` belongs to each {whose}", base.text),
                             )
                             .label(base.span, format!("which {whose}'s?"))
@@ -329,7 +330,7 @@ impl Checker {
                     Some(Sym::Option(_)) => {
                         self.error(
                             Diagnostic::error(
-                                "E0115",
+                                code::ASSIGN_OPTION,
                                 format!("option `{}` cannot be changed by the rules", base.text),
                             )
                             .label(base.span, "options are fixed when the game starts")
@@ -452,7 +453,7 @@ impl Checker {
                 if crate::hir::Builtin::ALL.iter().any(|(b, _)| *b == n.text) {
                     self.error(
                         Diagnostic::error(
-                            "E0103",
+                            code::TYPE_MISMATCH,
                             format!("`{}` is a function, not a phase", n.text),
                         )
                         .label(n.span, "its value would be thrown away")
@@ -466,9 +467,12 @@ impl Checker {
         };
         if self.procs[id as usize].kind == ProcKind::Reaction {
             self.error(
-                Diagnostic::error("E0103", format!("reaction `{}` cannot be called", n.text))
-                    .label(n.span, "reactions open by themselves")
-                    .help("a reaction runs when a card enters its zone; move a card there instead"),
+                Diagnostic::error(
+                    code::TYPE_MISMATCH,
+                    format!("reaction `{}` cannot be called", n.text),
+                )
+                .label(n.span, "reactions open by themselves")
+                .help("a reaction runs when a card enters its zone; move a card there instead"),
             );
         }
         let params = self.procs[id as usize].params.clone();
@@ -491,7 +495,7 @@ impl Checker {
                 .map(|i| names.get(i).map_or("_", String::as_str))
                 .collect();
             self.error(
-                Diagnostic::error("E0104", arity_title(&n.text, params.len(), args.len()))
+                Diagnostic::error(code::ARITY, arity_title(&n.text, params.len(), args.len()))
                     .label(
                         span,
                         format!("{} given here", count(args.len(), "argument")),
@@ -543,7 +547,7 @@ impl Checker {
             if !reached[i] && p.kind != ProcKind::Start {
                 let kind = proc_kind(p.kind);
                 let d = Diagnostic::warning(
-                    "E0107",
+                    code::UNREACHABLE_PHASE,
                     format!("{kind} `{}` can never be reached", p.name),
                 )
                 .label(p.span, "nothing calls it from `start` or a reaction")
@@ -557,7 +561,7 @@ impl Checker {
         let has_start = !self.procs[0].body.is_empty() || self.procs[0].span != Span::default();
         if has_start && !self.ends.iter().any(|(p, _)| reached[*p as usize]) {
             let span = self.procs[0].span;
-            let mut d = Diagnostic::error("E0108", "the game never ends")
+            let mut d = Diagnostic::error(code::NO_END, "the game never ends")
                 .label(span, "no `end game` can be reached from here");
             for &(p, at) in &self.ends {
                 let proc = &self.procs[p as usize];

@@ -14,6 +14,7 @@ mod read;
 
 pub use read::{MAX_VARIANT_DEPTH, read_rules, variant_base};
 
+use crate::diag::code;
 use crate::diag::{Diagnostic, Diagnostics, Source};
 use crate::graph::Graph;
 use crate::hir::Hir;
@@ -45,11 +46,12 @@ pub fn compile(source: Source) -> Compiled {
     // After a syntax error, missing declarations are noise: keep the checker's
     // findings only about what did parse.
     if parse_failed {
-        found.extend(
-            check_diags
-                .into_iter()
-                .filter(|d| !matches!(d.code.as_str(), "E0108" | "E0109" | "E0107")),
-        );
+        found.extend(check_diags.into_iter().filter(|d| {
+            !matches!(
+                d.code.as_str(),
+                code::NO_END | code::MISSING_DECLARATION | code::UNREACHABLE_PHASE
+            )
+        }));
     } else {
         found.extend(check_diags);
     }

@@ -4,6 +4,7 @@
 //! `Source::base_len` marking the seam. Circles and chains deeper than
 //! [`MAX_VARIANT_DEPTH`] are refused with a diagnostic.
 
+use crate::diag::code;
 use crate::diag::{Diagnostic, Diagnostics, Source};
 use std::path::Path;
 
@@ -18,7 +19,7 @@ pub fn read_rules(path: &Path) -> Result<Source, Diagnostics> {
         Err(Ok(e)) => {
             let mut d = Diagnostics::new(Source::new(name.clone(), ""));
             d.push(
-                Diagnostic::error("E0000", format!("cannot read `{name}`: {e}"))
+                Diagnostic::error(code::UNREADABLE, format!("cannot read `{name}`: {e}"))
                     .help("check the path; rules files live in rules/ and examples/"),
             );
             Err(d)
@@ -52,7 +53,7 @@ fn read_text(path: &Path) -> Result<String, Result<std::io::Error, Diagnostics>>
             let mut d = Diagnostics::new(Source::new(name.clone(), ""));
             d.push(
                 Diagnostic::error(
-                    "E0000",
+                    code::UNREADABLE,
                     format!(
                         "`{name}` is not UTF-8 text: byte {at} (line {line}, column {col}) is 0x{:02x}",
                         bytes[at]
@@ -75,7 +76,7 @@ pub(super) fn with_base(path: &Path, text: String, depth: usize) -> Result<Sourc
         let mut d = Diagnostics::new(Source::new(name.clone(), text.clone()));
         let at = text.find("variant").unwrap_or(0);
         d.push(
-            Diagnostic::error("E0116", msg)
+            Diagnostic::error(code::VARIANT_BASE, msg)
                 .label(crate::diag::Span::new(at, at + 7), "this variant")
                 .help("a variant names its base file relative to itself: `variant \"Level 2\" extends \"../game.rules\"`"),
         );

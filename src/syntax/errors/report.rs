@@ -6,6 +6,7 @@
 use super::super::Rule;
 use super::words::{EXPR_STARTS, FORMS, OPERATORS, RESERVED, STMT_WORDS, SYNONYMS};
 use super::{Braces, ITEM_WORDS, braces, code_end, first_word, unterminated_string};
+use crate::diag::code;
 use crate::diag::{Diagnostic, Span};
 use pest::error::{ErrorVariant, InputLocation};
 
@@ -217,7 +218,7 @@ pub(super) fn to_diagnostic(
         && q <= pos
     {
         let at = offset + q;
-        return Diagnostic::error("E0002", "unterminated string")
+        return Diagnostic::error(code::UNTERMINATED_STRING, "unterminated string")
             .label(Span::new(at, at + 1), "this string is never closed")
             .help("close it with `\"` on the same line: a string cannot span lines");
     }
@@ -238,7 +239,7 @@ pub(super) fn to_diagnostic(
             Some((early, opened)) if early < stray => {
                 let line = line_of(full, offset + opened);
                 let early_line = line_of(full, offset + early);
-                Diagnostic::error("E0005", "one `}` too many")
+                Diagnostic::error(code::UNBALANCED_BRACE, "one `}` too many")
                     .label(
                         Span::new(offset + early, offset + early + 1),
                         format!("this `}}` closes the block opened on line {line}"),
@@ -248,7 +249,7 @@ pub(super) fn to_diagnostic(
                         "remove the extra `}}`, probably the one on line {early_line}"
                     ))
             }
-            _ => Diagnostic::error("E0005", "unmatched `}`")
+            _ => Diagnostic::error(code::UNBALANCED_BRACE, "unmatched `}`")
                 .label(Span::new(at, at + 1), "this `}` closes nothing")
                 .help("remove it, or add the `{` it was meant to close"),
         };
@@ -268,7 +269,7 @@ pub(super) fn to_diagnostic(
             .or_else(|| form_help(chunk, 0))
             .unwrap_or_else(|| "finish the declaration".to_string());
         let (s, e) = last_token(chunk, end);
-        let mut d = Diagnostic::error("E0001", title).label(
+        let mut d = Diagnostic::error(code::SYNTAX, title).label(
             Span::new(offset + s, offset + e),
             format!("expected {expected_text} after this"),
         );
@@ -285,7 +286,7 @@ pub(super) fn to_diagnostic(
     let found = token_at(chunk, pos);
     if RESERVED.contains(&found) && expected.iter().any(|x| x == "a name") {
         let at = offset + pos;
-        return Diagnostic::error("E0006", format!("`{found}` is a reserved word"))
+        return Diagnostic::error(code::RESERVED_WORD, format!("`{found}` is a reserved word"))
             .label(Span::new(at, at + found.len()), "cannot be a name")
             .help(format!(
                 "rename it, for example `my_{found}`: docs/language.md lists the reserved words"
@@ -309,7 +310,7 @@ pub(super) fn to_diagnostic(
         };
         let help = form_help(chunk, s)
             .unwrap_or_else(|| format!("write {expected_text} at the end of this line"));
-        return Diagnostic::error("E0001", title)
+        return Diagnostic::error(code::SYNTAX, title)
             .label(
                 Span::new(offset + s, offset + e),
                 format!("expected {expected_text} after this"),
@@ -342,7 +343,7 @@ pub(super) fn to_diagnostic(
                     .to_string()
             }
         };
-        return Diagnostic::error("E0001", format!("`{word}` is not a statement"))
+        return Diagnostic::error(code::SYNTAX, format!("`{word}` is not a statement"))
             .label(
                 Span::new(offset + word_start, offset + word_end),
                 "not a keyword, a phase call or an assignment",
@@ -350,7 +351,7 @@ pub(super) fn to_diagnostic(
             .help(help);
     }
     if found == "=" && expected.iter().any(|x| x == "an operator") {
-        return Diagnostic::error("E0001", "unexpected `=`")
+        return Diagnostic::error(code::SYNTAX, "unexpected `=`")
             .label(Span::new(at, at + 1), format!("expected {expected_text}"))
             .help("to compare two values write `==`; a single `=` sets a variable");
     }
@@ -361,7 +362,7 @@ pub(super) fn to_diagnostic(
             format!("write {expected_text} here, or remove `{found}`")
         }
     });
-    Diagnostic::error("E0001", format!("unexpected `{found}`"))
+    Diagnostic::error(code::SYNTAX, format!("unexpected `{found}`"))
         .label(
             Span::new(at, at + found.len().max(1)),
             format!("expected {expected_text}"),
@@ -372,7 +373,7 @@ pub(super) fn to_diagnostic(
 /// The diagnostic for a block still open where its declaration ends.
 fn unclosed(full: &str, offset: usize, chunk: &str, b: &Braces, at_eof: bool) -> Diagnostic {
     let open = offset + b.suspect.unwrap_or(*b.open.last().expect("open"));
-    let mut d = Diagnostic::error("E0005", "unclosed `{`")
+    let mut d = Diagnostic::error(code::UNBALANCED_BRACE, "unclosed `{`")
         .label(Span::new(open, open + 1), "this `{` is never closed");
     if let Some(close) = b.suspect_close {
         let line = line_of(full, offset + close);
