@@ -193,176 +193,22 @@ impl Checker {
         Ty::Error
     }
 
-    /// First pass: every top-level name, so that order of declaration does not matter.
+    /// First pass: every top-level name, so that order of declaration does
+    /// not matter. Collect every top-level declaration, in the order their meanings
+    /// need: names first (game, options, enums, zones, boards, patterns,
+    /// phases), then card kinds (attribute types), variables, tables and
+    /// functions, and last the phases' parameter types.
     fn declare_all(&mut self, file: &ast::File) {
         let mut game_seen: Option<Span> = None;
         for item in &file.items {
             match item {
-                Item::Game(g) => {
-                    // Label the keyword, not the whole block.
-                    let word =
-                        Span::new(g.span.start as usize, g.span.start as usize + "game".len());
-                    if let Some(prev) = game_seen {
-                        self.error(
-                            Diagnostic::error(code::DUPLICATE, "the game is declared twice")
-                                .label(word, "declared again here")
-                                .label(prev, "first declared here")
-                                .help("a rules file describes one game: keep one `game` block"),
-                        );
-                        continue;
-                    }
-                    game_seen = Some(word);
-                    self.tables.name = g.name.clone();
-                    self.tables.counterclockwise = g.counterclockwise;
-                    let (lo, hi) = match g.players {
-                        Some((lo, hi, span)) => {
-                            if lo < 1 || hi > 32 || lo > hi {
-                                self.error(
-                                    Diagnostic::error(code::BAD_SIZE, "impossible player count")
-                                        .label(span, format!("{lo}..{hi} is not a valid range"))
-                                        .help(if lo > hi && hi >= 1 && lo <= 32 {
-                                            format!("write the smaller number first: `players {hi}..{lo}`")
-                                        } else {
-                                            "write `players MIN..MAX` with 1 <= MIN <= MAX <= 32".to_string()
-                                        }),
-                                );
-                                (1, 1)
-                            } else {
-                                (lo, hi)
-                            }
-                        }
-                        None => (2, 2),
-                    };
-                    self.tables.min_players = lo as u8;
-                    self.tables.max_players = hi as u8;
-                }
-                Item::Option(o) => {
-                    let id = self.tables.options.len() as u16;
-                    if self.define(&o.name, Sym::Option(id)) {
-                        if o.min > o.max {
-                            self.error(
-                                Diagnostic::error(
-                                    code::OPTION_RANGE,
-                                    format!("option `{}` has an empty range", o.name.text),
-                                )
-                                .label(o.range_span, "the minimum is above the maximum")
-                                .help(format!(
-                                    "write the smaller bound first: `{}..{}`",
-                                    o.max, o.min
-                                )),
-                            );
-                        } else if o.default.0 < o.min || o.default.0 > o.max {
-                            self.error(
-                                Diagnostic::error(
-                                    code::OPTION_RANGE,
-                                    format!("the default of option `{}` is out of its range", o.name.text),
-                                )
-                                .label(o.default.1, format!("{} is not in {}..{}", o.default.0, o.min, o.max))
-                                .label(o.range_span, "the allowed range")
-                                .help(format!(
-                                    "choose a default inside {}..{}, or widen the range to `{}..{}`",
-                                    o.min,
-                                    o.max,
-                                    o.min.min(o.default.0),
-                                    o.max.max(o.default.0)
-                                )),
-                            );
-                        }
-                        self.tables.options.push(OptionInfo {
-                            name: o.name.text.clone(),
-                            default: o.default.0 as i32,
-                            min: o.min as i32,
-                            max: o.max as i32,
-                            doc: o.doc.clone().unwrap_or_default(),
-                        });
-                        self.usage.options_read.push(false);
-                        self.usage.option_spans.push(o.name.span);
-                    }
-                }
-                Item::Enum(e) => {
-                    let id = self.tables.enums.len() as u16;
-                    if self.define(&e.name, Sym::Enum(id)) {
-                        let mut values: Vec<String> = Vec::new();
-                        for v in &e.values {
-                            if values.contains(&v.text) {
-                                self.error(
-                                    Diagnostic::error(
-                                        code::DUPLICATE,
-                                        format!(
-                                            "`{}` appears twice in enum `{}`",
-                                            v.text, e.name.text
-                                        ),
-                                    )
-                                    .label(v.span, "repeated here")
-                                    .help("list each value once"),
-                                );
-                                continue;
-                            }
-                            self.enum_values
-                                .entry(v.text.clone())
-                                .or_default()
-                                .push((id, values.len() as u16));
-                            values.push(v.text.clone());
-                        }
-                        self.tables.enums.push(EnumInfo {
-                            name: e.name.text.clone(),
-                            values,
-                        });
-                        self.usage.enums_used.push(false);
-                        self.usage.enum_spans.push(e.name.span);
-                    }
-                }
-                Item::Zone(z) => {
-                    let id = self.tables.zones.len() as u16;
-                    if self.define(&z.name, Sym::Zone(id)) {
-                        self.tables.zones.push(ZoneInfo {
-                            name: z.name.text.clone(),
-                            per_player: z.per_player,
-                            board: None,
-                            shape: z.shape,
-                            visibility: z.visibility,
-                        });
-                        self.usage.zones_used.push(false);
-                        self.usage.zone_spans.push(z.name.span);
-                    }
-                }
+                Item::Game(g) => self.declare_game(g, &mut game_seen),
+                Item::Option(o) => self.declare_option(o),
+                Item::Enum(e) => self.declare_enum(e),
+                Item::Zone(z) => self.declare_zone(z),
                 Item::Board(b) => self.declare_board(b),
-                Item::Pattern(p) => {
-                    let id = self.tables.patterns.len() as u16;
-                    if self.define(&p.name, Sym::Pattern(id)) {
-                        let moves = p
-                            .moves
-                            .iter()
-                            .map(|(m, x, y)| {
-                                (*m, (*x).clamp(-64, 64) as i8, (*y).clamp(-64, 64) as i8)
-                            })
-                            .collect();
-                        self.tables.patterns.push(PatternInfo {
-                            name: p.name.text.clone(),
-                            moves,
-                        });
-                    }
-                }
-                Item::Phase(p) => {
-                    let id = self.procs.len() as u16 + 1;
-                    if self.define(&p.name, Sym::Proc(id)) {
-                        let kind = match p.kind {
-                            ast::PhaseKind::Phase => ProcKind::Phase,
-                            ast::PhaseKind::Turn => ProcKind::Turn,
-                            ast::PhaseKind::Reaction => ProcKind::Reaction,
-                        };
-                        self.procs.push(Proc {
-                            name: p.name.text.clone(),
-                            kind,
-                            params: Vec::new(),
-                            locals: 0,
-                            local_names: Vec::new(),
-                            trigger: None,
-                            body: Vec::new(),
-                            span: p.name.span,
-                        });
-                    }
-                }
+                Item::Pattern(p) => self.declare_pattern(p),
+                Item::Phase(p) => self.declare_phase(p),
                 _ => {}
             }
         }
@@ -393,7 +239,188 @@ impl Checker {
                 self.declare_kind(k);
             }
         }
-        // Variables after enums (their types) and kinds.
+        self.declare_vars(file);
+        self.declare_tables_and_fns(file);
+        self.declare_phase_params(file);
+    }
+
+    /// The `game` block (once): name, direction, player count.
+    fn declare_game(&mut self, g: &ast::GameDecl, game_seen: &mut Option<Span>) {
+        // Label the keyword, not the whole block.
+        let word = Span::new(g.span.start as usize, g.span.start as usize + "game".len());
+        if let Some(prev) = *game_seen {
+            self.error(
+                Diagnostic::error(code::DUPLICATE, "the game is declared twice")
+                    .label(word, "declared again here")
+                    .label(prev, "first declared here")
+                    .help("a rules file describes one game: keep one `game` block"),
+            );
+            return;
+        }
+        *game_seen = Some(word);
+        self.tables.name = g.name.clone();
+        self.tables.counterclockwise = g.counterclockwise;
+        let (lo, hi) = match g.players {
+            Some((lo, hi, span)) => {
+                if lo < 1 || hi > 32 || lo > hi {
+                    self.error(
+                        Diagnostic::error(code::BAD_SIZE, "impossible player count")
+                            .label(span, format!("{lo}..{hi} is not a valid range"))
+                            .help(if lo > hi && hi >= 1 && lo <= 32 {
+                                format!("write the smaller number first: `players {hi}..{lo}`")
+                            } else {
+                                "write `players MIN..MAX` with 1 <= MIN <= MAX <= 32".to_string()
+                            }),
+                    );
+                    (1, 1)
+                } else {
+                    (lo, hi)
+                }
+            }
+            None => (2, 2),
+        };
+        self.tables.min_players = lo as u8;
+        self.tables.max_players = hi as u8;
+    }
+
+    /// An option: its range and default checked.
+    fn declare_option(&mut self, o: &ast::OptionDecl) {
+        let id = self.tables.options.len() as u16;
+        if self.define(&o.name, Sym::Option(id)) {
+            if o.min > o.max {
+                self.error(
+                    Diagnostic::error(
+                        code::OPTION_RANGE,
+                        format!("option `{}` has an empty range", o.name.text),
+                    )
+                    .label(o.range_span, "the minimum is above the maximum")
+                    .help(format!(
+                        "write the smaller bound first: `{}..{}`",
+                        o.max, o.min
+                    )),
+                );
+            } else if o.default.0 < o.min || o.default.0 > o.max {
+                self.error(
+                    Diagnostic::error(
+                        code::OPTION_RANGE,
+                        format!(
+                            "the default of option `{}` is out of its range",
+                            o.name.text
+                        ),
+                    )
+                    .label(
+                        o.default.1,
+                        format!("{} is not in {}..{}", o.default.0, o.min, o.max),
+                    )
+                    .label(o.range_span, "the allowed range")
+                    .help(format!(
+                        "choose a default inside {}..{}, or widen the range to `{}..{}`",
+                        o.min,
+                        o.max,
+                        o.min.min(o.default.0),
+                        o.max.max(o.default.0)
+                    )),
+                );
+            }
+            self.tables.options.push(OptionInfo {
+                name: o.name.text.clone(),
+                default: o.default.0 as i32,
+                min: o.min as i32,
+                max: o.max as i32,
+                doc: o.doc.clone().unwrap_or_default(),
+            });
+            self.usage.options_read.push(false);
+            self.usage.option_spans.push(o.name.span);
+        }
+    }
+
+    /// An enum: its values, each once.
+    fn declare_enum(&mut self, e: &ast::EnumDecl) {
+        let id = self.tables.enums.len() as u16;
+        if self.define(&e.name, Sym::Enum(id)) {
+            let mut values: Vec<String> = Vec::new();
+            for v in &e.values {
+                if values.contains(&v.text) {
+                    self.error(
+                        Diagnostic::error(
+                            code::DUPLICATE,
+                            format!("`{}` appears twice in enum `{}`", v.text, e.name.text),
+                        )
+                        .label(v.span, "repeated here")
+                        .help("list each value once"),
+                    );
+                    continue;
+                }
+                self.enum_values
+                    .entry(v.text.clone())
+                    .or_default()
+                    .push((id, values.len() as u16));
+                values.push(v.text.clone());
+            }
+            self.tables.enums.push(EnumInfo {
+                name: e.name.text.clone(),
+                values,
+            });
+            self.usage.enums_used.push(false);
+            self.usage.enum_spans.push(e.name.span);
+        }
+    }
+
+    fn declare_zone(&mut self, z: &ast::ZoneDecl) {
+        let id = self.tables.zones.len() as u16;
+        if self.define(&z.name, Sym::Zone(id)) {
+            self.tables.zones.push(ZoneInfo {
+                name: z.name.text.clone(),
+                per_player: z.per_player,
+                board: None,
+                shape: z.shape,
+                visibility: z.visibility,
+            });
+            self.usage.zones_used.push(false);
+            self.usage.zone_spans.push(z.name.span);
+        }
+    }
+
+    /// A movement pattern, its steps clamped to the board's reach.
+    fn declare_pattern(&mut self, p: &ast::PatternDecl) {
+        let id = self.tables.patterns.len() as u16;
+        if self.define(&p.name, Sym::Pattern(id)) {
+            let moves = p
+                .moves
+                .iter()
+                .map(|(m, x, y)| (*m, (*x).clamp(-64, 64) as i8, (*y).clamp(-64, 64) as i8))
+                .collect();
+            self.tables.patterns.push(PatternInfo {
+                name: p.name.text.clone(),
+                moves,
+            });
+        }
+    }
+
+    /// A phase, turn or reaction, numbered from 1 (0 is `start`).
+    fn declare_phase(&mut self, p: &ast::PhaseDecl) {
+        let id = self.procs.len() as u16 + 1;
+        if self.define(&p.name, Sym::Proc(id)) {
+            let kind = match p.kind {
+                ast::PhaseKind::Phase => ProcKind::Phase,
+                ast::PhaseKind::Turn => ProcKind::Turn,
+                ast::PhaseKind::Reaction => ProcKind::Reaction,
+            };
+            self.procs.push(Proc {
+                name: p.name.text.clone(),
+                kind,
+                params: Vec::new(),
+                locals: 0,
+                local_names: Vec::new(),
+                trigger: None,
+                body: Vec::new(),
+                span: p.name.span,
+            });
+        }
+    }
+
+    /// Variables, after enums (their types) and kinds.
+    fn declare_vars(&mut self, file: &ast::File) {
         for item in &file.items {
             if let Item::Var(v) = item {
                 let id = self.tables.vars.len() as u16;
@@ -412,6 +439,9 @@ impl Checker {
                 }
             }
         }
+    }
+
+    fn declare_tables_and_fns(&mut self, file: &ast::File) {
         for item in &file.items {
             match item {
                 Item::Table(t) => self.declare_table(t),
@@ -426,7 +456,11 @@ impl Checker {
                 _ => {}
             }
         }
-        // Phase parameter types.
+    }
+
+    /// Phase parameter types: a turn takes its player first, a reaction
+    /// at most the card that entered.
+    fn declare_phase_params(&mut self, file: &ast::File) {
         for item in &file.items {
             if let Item::Phase(p) = item {
                 let Some((Sym::Proc(id), span)) = self.names.get(&p.name.text).copied() else {

@@ -167,40 +167,97 @@ impl Checker {
                 who,
                 arms,
                 otherwise,
-            } => {
-                let who = self.expect(who, Ty::Player, scope, "the player who chooses");
-                let arms = arms.iter().map(|a| self.arm(a, scope, ctx)).collect();
-                let otherwise = otherwise.as_ref().map(|b| self.block(b, scope, ctx));
-                StmtKind::Choose {
-                    who,
-                    arms,
-                    otherwise,
-                }
-            }
+            } => self.choose(who, arms, otherwise.as_ref(), scope, ctx),
             S::Window {
                 var,
                 from,
                 filter,
                 arms,
-            } => {
-                let from = self.expect(from, Ty::Player, scope, "the first player of a window");
-                scope.open();
-                let slot = scope.push(&var.text, Ty::Player);
-                let filter = filter
-                    .as_ref()
-                    .map(|f| self.expect(f, Ty::Bool, scope, "a `where` filter"));
-                // `break` inside a window arm would leave the window: count it as a loop.
-                ctx.loops += 1;
-                let arms = arms.iter().map(|a| self.arm(a, scope, ctx)).collect();
-                ctx.loops -= 1;
-                scope.close();
-                StmtKind::Window {
-                    slot,
-                    from,
-                    filter,
-                    arms,
-                }
+            } => self.window(var, from, filter.as_ref(), arms, scope, ctx),
+            S::Move { .. }
+            | S::Deal(..)
+            | S::Shuffle(_)
+            | S::Swap(..)
+            | S::Peek(..)
+            | S::Reveal(_) => self.effect(&s.kind, scope)?,
+            S::EndGame => {
+                self.ends.push((ctx.proc, s.span));
+                StmtKind::EndGame
             }
+            S::Leave(n) => match self.names.get(&n.text) {
+                Some((Sym::Proc(p), _)) => StmtKind::Leave(*p),
+                _ => {
+                    self.unknown(&n.text, n.span, "phase", &[]);
+                    return None;
+                }
+            },
+            S::Return => StmtKind::Return,
+            S::Checkpoint => StmtKind::Checkpoint,
+            S::Rollback => StmtKind::Rollback,
+            S::Break => {
+                if ctx.loops == 0 {
+                    self.error(
+                        Diagnostic::error(code::BREAK_OUTSIDE_LOOP, "`break` outside a loop")
+                            .label(s.span, "nothing to break out of")
+                            .help("use `return` to leave a phase, or `leave NAME` to end an enclosing phase"),
+                    );
+                }
+                StmtKind::Break
+            }
+            S::Call(n, args) => return self.call_stmt(n, args, s.span, scope, ctx),
+        };
+        Some(Stmt { kind, span: s.span })
+    }
+
+    /// A `choose`: the player, then each arm in its own scope.
+    fn choose(
+        &mut self,
+        who: &ast::Expr,
+        arms: &[ast::OptionArm],
+        otherwise: Option<&ast::Block>,
+        scope: &mut Scope,
+        ctx: &mut Ctx,
+    ) -> StmtKind {
+        let who = self.expect(who, Ty::Player, scope, "the player who chooses");
+        let arms = arms.iter().map(|a| self.arm(a, scope, ctx)).collect();
+        let otherwise = otherwise.map(|b| self.block(b, scope, ctx));
+        StmtKind::Choose {
+            who,
+            arms,
+            otherwise,
+        }
+    }
+
+    /// A reaction `window`: a loop over the players in order from `from`.
+    fn window(
+        &mut self,
+        var: &ast::Name,
+        from: &ast::Expr,
+        filter: Option<&ast::Expr>,
+        arms: &[ast::OptionArm],
+        scope: &mut Scope,
+        ctx: &mut Ctx,
+    ) -> StmtKind {
+        let from = self.expect(from, Ty::Player, scope, "the first player of a window");
+        scope.open();
+        let slot = scope.push(&var.text, Ty::Player);
+        let filter = filter.map(|f| self.expect(f, Ty::Bool, scope, "a `where` filter"));
+        // `break` inside a window arm would leave the window: count it as a loop.
+        ctx.loops += 1;
+        let arms = arms.iter().map(|a| self.arm(a, scope, ctx)).collect();
+        ctx.loops -= 1;
+        scope.close();
+        StmtKind::Window {
+            slot,
+            from,
+            filter,
+            arms,
+        }
+    }
+
+    /// A statement that changes the table: move, deal, shuffle, swap, peek, reveal.
+    fn effect(&mut self, kind: &S, scope: &mut Scope) -> Option<StmtKind> {
+        Some(match kind {
             S::Move {
                 all,
                 what,
@@ -244,33 +301,8 @@ impl Checker {
                 StmtKind::Peek(p, c)
             }
             S::Reveal(c) => StmtKind::Reveal(self.expect(c, Ty::Card, scope, "the revealed card")),
-            S::EndGame => {
-                self.ends.push((ctx.proc, s.span));
-                StmtKind::EndGame
-            }
-            S::Leave(n) => match self.names.get(&n.text) {
-                Some((Sym::Proc(p), _)) => StmtKind::Leave(*p),
-                _ => {
-                    self.unknown(&n.text, n.span, "phase", &[]);
-                    return None;
-                }
-            },
-            S::Return => StmtKind::Return,
-            S::Checkpoint => StmtKind::Checkpoint,
-            S::Rollback => StmtKind::Rollback,
-            S::Break => {
-                if ctx.loops == 0 {
-                    self.error(
-                        Diagnostic::error(code::BREAK_OUTSIDE_LOOP, "`break` outside a loop")
-                            .label(s.span, "nothing to break out of")
-                            .help("use `return` to leave a phase, or `leave NAME` to end an enclosing phase"),
-                    );
-                }
-                StmtKind::Break
-            }
-            S::Call(n, args) => return self.call_stmt(n, args, s.span, scope, ctx),
-        };
-        Some(Stmt { kind, span: s.span })
+            _ => return None,
+        })
     }
 
     fn assign(
