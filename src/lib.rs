@@ -6,8 +6,11 @@
 //! grammar/rules.pest
 //!   syntax/    text -> AST (spans on every node; parse errors as diagnostics)
 //!   check/     AST -> HIR (names -> typed indices; all errors collected)
+//!   hir/       the HIR: check produces it, graph and the engine consume it
 //!   graph/     HIR -> action graph (flat nodes per phase; DOT and RON)
+//!   load/      read a file (a variant after its bases), parse, check, lower
 //!   engine/    graph + state: run to a decision, legal actions, apply, views
+//!   playout    the one loop that plays games for sim, rulecheck and agents
 //!     agent/     players: random, greedy
 //!     repl/      the designer's REPL over the engine API
 //!     sim/       batch playouts and statistics
