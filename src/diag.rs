@@ -6,6 +6,69 @@ use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource, S
 use std::fmt;
 use std::sync::Arc;
 
+/// The stable codes of the front end's diagnostics: `E00xx` syntax,
+/// `E01xx` meaning. Code that emits, filters or matches diagnostics names
+/// them through these constants (never a string literal); the codes are
+/// stable, so tools and tests may match on them.
+pub mod code {
+    /// A rules file that cannot be read: missing, unreadable, not UTF-8.
+    pub const UNREADABLE: &str = "E0000";
+    /// Text the grammar does not accept.
+    pub const SYNTAX: &str = "E0001";
+    /// A string not closed on its line.
+    pub const UNTERMINATED_STRING: &str = "E0002";
+    /// A `{` in a label that is never closed.
+    pub const UNCLOSED_LABEL: &str = "E0003";
+    /// A number that does not fit in 32 bits.
+    pub const NUMBER_TOO_LARGE: &str = "E0004";
+    /// A `{` never closed, or a `}` that closes nothing.
+    pub const UNBALANCED_BRACE: &str = "E0005";
+    /// A reserved word used as a name.
+    pub const RESERVED_WORD: &str = "E0006";
+    /// A size limit of the language passed (nesting, length).
+    pub const LIMIT: &str = "E0030";
+    /// A name that is not declared.
+    pub const UNKNOWN_NAME: &str = "E0101";
+    /// A name declared twice.
+    pub const DUPLICATE: &str = "E0102";
+    /// A value of the wrong type.
+    pub const TYPE_MISMATCH: &str = "E0103";
+    /// A call with the wrong number of arguments.
+    pub const ARITY: &str = "E0104";
+    /// A deck whose entries do not make its declared size.
+    pub const DECK_SIZE: &str = "E0105";
+    /// An option with an empty range, or a default outside it.
+    pub const OPTION_RANGE: &str = "E0106";
+    /// A phase nothing reaches (a warning).
+    pub const UNREACHABLE_PHASE: &str = "E0107";
+    /// A game that can never end.
+    pub const NO_END: &str = "E0108";
+    /// A declaration every game needs is missing (`game`, `start`, `winners`, a board's size).
+    pub const MISSING_DECLARATION: &str = "E0109";
+    /// An impossible player count or board size, or cells outside the board.
+    pub const BAD_SIZE: &str = "E0110";
+    /// A type name that is not a type.
+    pub const UNKNOWN_TYPE: &str = "E0111";
+    /// `break` outside a loop.
+    pub const BREAK_OUTSIDE_LOOP: &str = "E0112";
+    /// A table without a value for every key.
+    pub const TABLE_INCOMPLETE: &str = "E0113";
+    /// A function that calls itself.
+    pub const RECURSION: &str = "E0114";
+    /// An option assigned by the rules.
+    pub const ASSIGN_OPTION: &str = "E0115";
+    /// A variant whose base cannot be read, or bases in a circle or too deep.
+    pub const VARIANT_BASE: &str = "E0116";
+    /// More cards than a game may have.
+    pub const TOO_MANY_CARDS: &str = "E0117";
+    /// Too many function expansions.
+    pub const TOO_MANY_EXPANSIONS: &str = "E0118";
+    /// A `match` that does not cover every value of its enum.
+    pub const MATCH_NOT_COVERING: &str = "E0120";
+    /// A value matched by two arms of a `match`.
+    pub const MATCHED_TWICE: &str = "E0121";
+}
+
 /// A byte range in the source text.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Span {

@@ -6,8 +6,11 @@
 //! grammar/rules.pest
 //!   syntax/    text -> AST (spans on every node; parse errors as diagnostics)
 //!   check/     AST -> HIR (names -> typed indices; all errors collected)
+//!   hir/       the HIR: check produces it, graph and the engine consume it
 //!   graph/     HIR -> action graph (flat nodes per phase; DOT and RON)
+//!   load/      read a file (a variant after its bases), parse, check, lower
 //!   engine/    graph + state: run to a decision, legal actions, apply, views
+//!   playout    the one loop that plays games for sim, rulecheck and agents
 //!     agent/     players: random, greedy
 //!     repl/      the designer's REPL over the engine API
 //!     sim/       batch playouts and statistics
@@ -25,7 +28,10 @@ pub mod diag;
 pub mod engine;
 pub mod fmt;
 pub mod graph;
+pub mod hir;
+pub mod load;
 pub mod lsp;
+pub mod playout;
 pub mod repl;
 pub mod rulecheck;
 pub mod serve;
@@ -33,5 +39,6 @@ pub mod sim;
 pub mod syntax;
 
 pub use engine::{
-    Action, EngineError, Fault, Game, OptionError, PendingChoice, Probe, State, Status, Viewer,
+    Action, ActionSpace, EngineError, Fault, Game, OptionError, PendingChoice, PlayersError, Probe,
+    SetError, State, Status, Viewer,
 };

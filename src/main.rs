@@ -133,17 +133,13 @@ fn perft(
             return 1;
         }
     };
-    let mut opts = game.default_options();
-    for s in set {
-        let Some((k, v)) = s.split_once('=') else {
-            eprintln!("error: --set takes NAME=VALUE, not `{s}`");
-            return 2;
-        };
-        if let Err(e) = game.set_option(&mut opts, k, v) {
+    let opts = match game.options_from(set) {
+        Ok(o) => o,
+        Err(e) => {
             eprintln!("error: {e}");
             return 2;
         }
-    }
+    };
     let mut state = match grail::State::new(&game, players, seed, &opts) {
         Ok(s) => s,
         Err(e) => {

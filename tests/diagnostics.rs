@@ -4,7 +4,7 @@
 //! never panic the compile pipeline.
 
 use grail::diag::{Diagnostics, Source};
-use grail::engine::compile;
+use grail::load::compile;
 use proptest::prelude::*;
 use std::path::Path;
 

@@ -127,18 +127,9 @@ pub fn rollout(
     buf: &mut Vec<Action>,
     cap: Option<u32>,
 ) {
-    let mut taken = 0u32;
-    while !state.is_over() && cap.is_none_or(|c| taken < c) {
-        state.legal_actions_into(game, buf);
-        if buf.is_empty() {
-            return;
-        }
-        let a = buf[rng.random_range(0..buf.len())];
-        if state.apply_unchecked(game, a).is_err() {
-            return;
-        }
-        taken += 1;
-    }
+    let mut pick =
+        |_: &Game, _: &State, _: usize, legal: &[Action]| rng.random_range(0..legal.len());
+    crate::playout::play_from(game, state, &mut pick, &mut (), buf, cap);
 }
 
 /// The keys of `actions` in `state` as `seat` sees them.

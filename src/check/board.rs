@@ -4,9 +4,10 @@
 //! Each cell keeps the squares it covers: the engine walks lines through a
 //! merged cell from every one of them (`engine::eval`, board geometry).
 
-use super::hir::*;
 use super::{Checker, Sym};
 use crate::diag::Diagnostic;
+use crate::diag::code;
+use crate::hir::*;
 use crate::syntax::ast::{self, CellSpan, Shape, Visibility};
 
 impl Checker {
@@ -22,7 +23,7 @@ impl Checker {
             }
             Some((_, _, span)) => {
                 self.error(
-                    Diagnostic::error("E0110", "impossible board size")
+                    Diagnostic::error(code::BAD_SIZE, "impossible board size")
                         .label(span, "a board is 1 to 26 columns by 1 to 99 rows")
                         .help("write for example `grid 8 x 8`"),
                 );
@@ -30,9 +31,12 @@ impl Checker {
             }
             None => {
                 self.error(
-                    Diagnostic::error("E0109", format!("board `{}` has no size", b.name.text))
-                        .label(b.name.span, "how many columns and rows?")
-                        .help("add `grid W x H` inside the board"),
+                    Diagnostic::error(
+                        code::MISSING_DECLARATION,
+                        format!("board `{}` has no size", b.name.text),
+                    )
+                    .label(b.name.span, "how many columns and rows?")
+                    .help("add `grid W x H` inside the board"),
                 );
                 (1, 1)
             }
@@ -124,7 +128,7 @@ impl Checker {
         let (y0, y1) = (s.from.1.min(s.to.1), s.from.1.max(s.to.1));
         if x0 < 0 || y0 < 0 || x1 >= w as i64 || y1 >= h as i64 {
             self.error(
-                Diagnostic::error("E0110", "cells outside the board")
+                Diagnostic::error(code::BAD_SIZE, "cells outside the board")
                     .label(s.span, format!("the board is {w} x {h}"))
                     .help("columns are letters from `a`, rows numbers from 1: `a1..c3` is a rectangle"),
             );

@@ -2,9 +2,10 @@
 //! entries (copies x ranges x lists) into individual cards with display
 //! names, and the declared-size check.
 
-use super::hir::*;
 use super::{Checker, Sym};
+use crate::diag::code;
 use crate::diag::{Diagnostic, Span};
+use crate::hir::*;
 use crate::syntax::ast::{self, FieldValue, Item};
 
 impl Checker {
@@ -20,9 +21,14 @@ impl Checker {
             match self.tables.attrs.iter().position(|a| a.name == n.text) {
                 Some(i) if self.tables.attrs[i].ty != ty && ty != Ty::Error => {
                     self.error(
-                        Diagnostic::error("E0103", format!("attribute `{}` has two types", n.text))
-                            .label(n.span, "declared here with another type")
-                            .help("an attribute name means the same thing on every card kind: rename one"),
+                        Diagnostic::error(
+                            code::TYPE_MISMATCH,
+                            format!("attribute `{}` has two types", n.text),
+                        )
+                        .label(n.span, "declared here with another type")
+                        .help(
+                            "an attribute name means the same thing on every card kind: rename one",
+                        ),
                     );
                 }
                 Some(_) => {}
@@ -53,7 +59,7 @@ impl Checker {
                         });
                     self.error(
                         Diagnostic::error(
-                            "E0101",
+                            code::UNKNOWN_NAME,
                             format!("the card name uses unknown attribute `{part}`"),
                         )
                         .label(at, format!("`{}` has no attribute `{part}`", k.name.text))
@@ -97,7 +103,7 @@ impl Checker {
             };
             if self.tables.zones[home as usize].per_player {
                 self.error(
-                    Diagnostic::error("E0103", "a deck must start in a shared zone")
+                    Diagnostic::error(code::TYPE_MISMATCH, "a deck must start in a shared zone")
                         .label(d.home.span, "this zone is per player")
                         .help("put the deck in a shared pile and deal from it in `start`"),
                 );
@@ -121,7 +127,7 @@ impl Checker {
                 && entries_ok
             {
                 let mut diag = Diagnostic::error(
-                    "E0105",
+                    code::DECK_SIZE,
                     format!(
                         "deck `{}` declares {size} cards but its entries make {made}",
                         d.name.text
@@ -165,12 +171,15 @@ impl Checker {
                         )
                     });
                 self.error(
-                    Diagnostic::error("E0101", format!("unknown attribute `{}`", n.text))
-                        .label(
-                            n.span,
-                            format!("`{}` has no attribute `{}`", decl.name.text, n.text),
-                        )
-                        .help(hint),
+                    Diagnostic::error(
+                        code::UNKNOWN_NAME,
+                        format!("unknown attribute `{}`", n.text),
+                    )
+                    .label(
+                        n.span,
+                        format!("`{}` has no attribute `{}`", decl.name.text, n.text),
+                    )
+                    .help(hint),
                 );
                 continue;
             };
@@ -275,7 +284,7 @@ impl Checker {
                         });
                         self.error(
                             Diagnostic::error(
-                                "E0101",
+                                code::UNKNOWN_NAME,
                                 format!("`{}` is not a value of `{ename}`", n.text),
                             )
                             .label(n.span, "unknown value")
@@ -293,7 +302,7 @@ impl Checker {
             (other, _) => {
                 let span = field_span(other);
                 self.error(
-                    Diagnostic::error("E0103", "type mismatch in a deck entry")
+                    Diagnostic::error(code::TYPE_MISMATCH, "type mismatch in a deck entry")
                         .label(span, format!("this attribute is declared as `{}`", tname.text))
                         .help("give a number (or range) for int attributes and an enum value for enum attributes"),
                 );
@@ -307,7 +316,7 @@ impl Checker {
 pub const MAX_CARDS: usize = 50_000;
 
 fn too_many_cards(span: Span, what: String) -> Diagnostic {
-    Diagnostic::error("E0117", format!("too many cards: {what}"))
+    Diagnostic::error(code::TOO_MANY_CARDS, format!("too many cards: {what}"))
         .label(span, format!("a game may have at most {MAX_CARDS} cards"))
         .help(format!(
             "the cards of all decks together may number at most {MAX_CARDS}; use fewer copies or narrower ranges"

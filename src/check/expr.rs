@@ -2,9 +2,10 @@
 //! values, built-ins), field access, calls with arity and type checks,
 //! operators and aggregates.
 
-use super::hir::*;
 use super::{Checker, Sym, a};
+use crate::diag::code;
 use crate::diag::{Diagnostic, Span};
+use crate::hir::*;
 use crate::syntax::ast::{self, AggKind, BinOp, ExprKind, UnOp};
 
 /// Functions nested in each other's expansions (docs/language.md, "Limits").
@@ -112,7 +113,7 @@ impl Checker {
             _ => "",
         };
         self.error(
-            Diagnostic::error("E0103", "type mismatch")
+            Diagnostic::error(code::TYPE_MISMATCH, "type mismatch")
                 .label(span, format!("expected {w}, found {g}"))
                 .help(format!("{what} must be {w}{hint}")),
         );
@@ -142,7 +143,7 @@ impl Checker {
             None => {
                 let g = a(&ty_name(self, t));
                 self.error(
-                    Diagnostic::error("E0103", "type mismatch")
+                    Diagnostic::error(code::TYPE_MISMATCH, "type mismatch")
                         .label(e.span, format!("expected a collection, found {g}"))
                         .help("walk a zone, a per-player zone name, `players`, `order(p)`, a range `a..b` or an enum"),
                 );
@@ -198,7 +199,7 @@ impl Checker {
                     // (`a` is a branch here: the article helper is `super::a`.)
                     let (x, y) = (super::a(&ty_name(self, at)), super::a(&ty_name(self, bt)));
                     self.error(
-                        Diagnostic::error("E0103", "type mismatch")
+                        Diagnostic::error(code::TYPE_MISMATCH, "type mismatch")
                             .label(e.span, format!("one branch is {x}, the other {y}"))
                             .help(
                                 "both branches of `if ... then ... else` must have the same type",
@@ -246,9 +247,12 @@ impl Checker {
                     let whose = if info.per_card { "card" } else { "player" };
                     let help = self.owner_help(scope, &name, info.per_card);
                     self.error(
-                        Diagnostic::error("E0103", format!("`{name}` belongs to each {whose}"))
-                            .label(span, format!("which {whose}'s?"))
-                            .help(help),
+                        Diagnostic::error(
+                            code::TYPE_MISMATCH,
+                            format!("`{name}` belongs to each {whose}"),
+                        )
+                        .label(span, format!("which {whose}'s?"))
+                        .help(help),
                     );
                     return (Expr::Int(0), Ty::Error);
                 }
@@ -272,7 +276,7 @@ impl Checker {
             Some(Sym::Pattern(p)) => return (Expr::Int(p as i32), Ty::Pattern),
             Some(other) => {
                 self.error(
-                    Diagnostic::error("E0103", format!("`{n}` is {}, not a value", a(other.what())))
+                    Diagnostic::error(code::TYPE_MISMATCH, format!("`{n}` is {}, not a value", a(other.what())))
                         .label(span, "cannot be used here")
                         .help("an expression can use options, variables, zones, enum values and local names"),
                 );
@@ -291,12 +295,15 @@ impl Checker {
                 .map(|(e, _)| self.tables.enums[*e as usize].name.clone())
                 .collect();
             self.error(
-                Diagnostic::error("E0101", format!("`{n}` is a value of several enums"))
-                    .label(span, "ambiguous")
-                    .help(format!(
-                        "it belongs to {}; rename one of the values",
-                        enums.join(" and ")
-                    )),
+                Diagnostic::error(
+                    code::UNKNOWN_NAME,
+                    format!("`{n}` is a value of several enums"),
+                )
+                .label(span, "ambiguous")
+                .help(format!(
+                    "it belongs to {}; rename one of the values",
+                    enums.join(" and ")
+                )),
             );
             return (Expr::Int(0), Ty::Error);
         }
@@ -342,9 +349,12 @@ impl Checker {
                             .map(|s| format!("did you mean `{s}`?"))
                             .unwrap_or_else(|| format!("a player has: {}", cands.join(", ")));
                     self.error(
-                        Diagnostic::error("E0101", format!("players have no `{}`", field.text))
-                            .label(field.span, "not a per-player variable or zone")
-                            .help(help),
+                        Diagnostic::error(
+                            code::UNKNOWN_NAME,
+                            format!("players have no `{}`", field.text),
+                        )
+                        .label(field.span, "not a per-player variable or zone")
+                        .help(help),
                     );
                     (Expr::Int(0), Ty::Error)
                 }
@@ -385,7 +395,7 @@ impl Checker {
                         });
                     self.error(
                         Diagnostic::error(
-                            "E0101",
+                            code::UNKNOWN_NAME,
                             format!("cards have no attribute `{}`", field.text),
                         )
                         .label(field.span, "unknown attribute")
@@ -398,7 +408,7 @@ impl Checker {
             other => {
                 let g = a(&ty_name(self, other));
                 self.error(
-                    Diagnostic::error("E0103", "type mismatch")
+                    Diagnostic::error(code::TYPE_MISMATCH, "type mismatch")
                         .label(base.span, format!("expected a player or a card, found {g}"))
                         .help(format!(
                             "`.{}` needs a player or a card before the dot",
@@ -422,27 +432,30 @@ impl Checker {
         let (decl, params, ret) = self.funcs[f as usize].clone();
         if args.len() != params.len() {
             self.error(
-                Diagnostic::error("E0104", arity_title(&name.text, params.len(), args.len()))
-                    .label(
-                        span,
-                        format!("{} given here", count(args.len(), "argument")),
-                    )
-                    .label(decl.name.span, format!("`{}` is declared here", name.text))
-                    .help(format!(
-                        "pass one value per parameter, in order: `{}({})`",
-                        name.text,
-                        decl.params
-                            .iter()
-                            .map(|(n, _)| n.text.as_str())
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    )),
+                Diagnostic::error(
+                    code::ARITY,
+                    arity_title(&name.text, params.len(), args.len()),
+                )
+                .label(
+                    span,
+                    format!("{} given here", count(args.len(), "argument")),
+                )
+                .label(decl.name.span, format!("`{}` is declared here", name.text))
+                .help(format!(
+                    "pass one value per parameter, in order: `{}({})`",
+                    name.text,
+                    decl.params
+                        .iter()
+                        .map(|(n, _)| n.text.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )),
             );
             return (Expr::Int(0), Ty::Error);
         }
         if self.expanding.contains(&f) {
             self.error(
-                Diagnostic::error("E0114", format!("function `{}` calls itself", name.text))
+                Diagnostic::error(code::RECURSION, format!("function `{}` calls itself", name.text))
                     .label(span, "recursive call")
                     .help("functions are expanded where they are used, so they cannot recurse; use a phase with a loop"),
             );
@@ -452,7 +465,7 @@ impl Checker {
         if self.expanding.len() >= MAX_FN_NESTING || self.expansions > MAX_FN_EXPANSIONS {
             if self.expansions <= MAX_FN_EXPANSIONS + 1 || self.expanding.len() >= MAX_FN_NESTING {
                 self.error(
-                    Diagnostic::error("E0118", format!("too many function expansions at `{}`", name.text))
+                    Diagnostic::error(code::TOO_MANY_EXPANSIONS, format!("too many function expansions at `{}`", name.text))
                         .label(span, "expanded here")
                         .help(format!(
                             "functions are expanded where they are used: at most {MAX_FN_NESTING} nested in each other \
@@ -507,9 +520,12 @@ impl Checker {
         let Some(&(_, b)) = Builtin::ALL.iter().find(|(n, _)| *n == name.text) else {
             if let Some((Sym::Proc(_), _)) = self.names.get(&name.text) {
                 self.error(
-                    Diagnostic::error("E0103", format!("phase `{}` is not a value", name.text))
-                        .label(name.span, "phases run as statements")
-                        .help(format!("call it on its own line: `{}(...)`", name.text)),
+                    Diagnostic::error(
+                        code::TYPE_MISMATCH,
+                        format!("phase `{}` is not a value", name.text),
+                    )
+                    .label(name.span, "phases run as statements")
+                    .help(format!("call it on its own line: `{}(...)`", name.text)),
                 );
                 return (Expr::Int(0), Ty::Error);
             }
@@ -523,21 +539,27 @@ impl Checker {
                 return (Expr::Int(0), Ty::Error);
             }
             self.error(
-                Diagnostic::error("E0101", format!("unknown function `{}`", name.text))
-                    .label(name.span, "no function has this name")
-                    .help(help),
+                Diagnostic::error(
+                    code::UNKNOWN_NAME,
+                    format!("unknown function `{}`", name.text),
+                )
+                .label(name.span, "no function has this name")
+                .help(help),
             );
             return (Expr::Int(0), Ty::Error);
         };
         let (params, ret) = b.signature();
         if args.len() != params.len() {
             self.error(
-                Diagnostic::error("E0104", arity_title(&name.text, params.len(), args.len()))
-                    .label(
-                        span,
-                        format!("{} given here", count(args.len(), "argument")),
-                    )
-                    .help(builtin_usage(b)),
+                Diagnostic::error(
+                    code::ARITY,
+                    arity_title(&name.text, params.len(), args.len()),
+                )
+                .label(
+                    span,
+                    format!("{} given here", count(args.len(), "argument")),
+                )
+                .help(builtin_usage(b)),
             );
             return (Expr::Int(0), Ty::Error);
         }
@@ -570,7 +592,7 @@ impl Checker {
                         _ => "",
                     };
                     self.error(
-                        Diagnostic::error("E0103", "type mismatch")
+                        Diagnostic::error(code::TYPE_MISMATCH, "type mismatch")
                             .label(l.span, format!("this is {x}"))
                             .label(r.span, format!("this is {y}"))
                             .help(format!(
@@ -603,7 +625,7 @@ impl Checker {
                 if !ok {
                     let (x, y) = (a(&ty_name(self, lt)), a(&ty_name(self, rt)));
                     self.error(
-                        Diagnostic::error("E0103", "type mismatch")
+                        Diagnostic::error(code::TYPE_MISMATCH, "type mismatch")
                             .label(l.span, format!("this is {x}"))
                             .label(r.span, format!("this is {y}"))
                             .help("`x in c` needs a number in a range, a card in a zone or a player in players"),
@@ -646,7 +668,7 @@ impl Checker {
             (Some(b), true) => Some(Box::new(self.expect(b, Ty::Int, scope, "the summed value"))),
             (None, true) => {
                 self.error(
-                    Diagnostic::error("E0104", "this aggregate needs a value")
+                    Diagnostic::error(code::ARITY, "this aggregate needs a value")
                         .label(span, "what should be added or compared?")
                         .help(
                             format!("write it as `{kind:?}(c.value for c in zone)`").to_lowercase(),
@@ -656,7 +678,7 @@ impl Checker {
             }
             (Some(b), false) => {
                 self.error(
-                    Diagnostic::error("E0104", "count, any and all take no value before `for`")
+                    Diagnostic::error(code::ARITY, "count, any and all take no value before `for`")
                         .label(b.span, "not expected here")
                         .help("write `count(c in zone where c.value > 3)`"),
                 );

@@ -5,9 +5,10 @@
 
 use super::Checker;
 use super::expr::{Scope, ty_name};
-use super::hir::*;
 use super::stmt::Ctx;
+use crate::diag::code;
 use crate::diag::{Diagnostic, Span, did_you_mean};
+use crate::hir::*;
 use crate::syntax::ast::{self, BinOp};
 
 impl Checker {
@@ -26,7 +27,7 @@ impl Checker {
             other => {
                 let got = ty_name(self, other);
                 self.error(
-                    Diagnostic::error("E0103", "`match` needs a value of an enum")
+                    Diagnostic::error(code::TYPE_MISMATCH, "`match` needs a value of an enum")
                         .label(e.span, format!("this is {got}"))
                         .help("`match` compares an enum value with the enum's values; for numbers, players or cards write `if`"),
                 );
@@ -50,7 +51,7 @@ impl Checker {
                 }
                 let Some(i) = info.values.iter().position(|n| *n == v.text) else {
                     let mut d = Diagnostic::error(
-                        "E0101",
+                        code::UNKNOWN_NAME,
                         format!("`{}` is not a value of `{}`", v.text, info.name),
                     )
                     .label(v.span, "not one of its values");
@@ -67,9 +68,12 @@ impl Checker {
                 };
                 if std::mem::replace(&mut covered[i], true) {
                     self.error(
-                        Diagnostic::error("E0121", format!("`{}` is matched twice", v.text))
-                            .label(v.span, "an earlier arm already takes this value")
-                            .help("remove it from this arm: only the first arm that matches runs"),
+                        Diagnostic::error(
+                            code::MATCHED_TWICE,
+                            format!("`{}` is matched twice", v.text),
+                        )
+                        .label(v.span, "an earlier arm already takes this value")
+                        .help("remove it from this arm: only the first arm that matches runs"),
                     );
                     continue;
                 }
@@ -103,7 +107,7 @@ impl Checker {
             let word = Span::new(span.start as usize, span.start as usize + "match".len());
             self.error(
                 Diagnostic::error(
-                    "E0120",
+                    code::MATCH_NOT_COVERING,
                     format!("this `match` does not cover every value of `{}`", info.name),
                 )
                 .label(word, format!("missing {}", missing.join(", ")))

@@ -8,17 +8,21 @@
 
 mod board;
 mod decks;
+mod declare;
 mod expr;
-pub mod hir;
 mod matching;
 mod probe;
 mod stmt;
 
+/// The HIR is its own module (`crate::hir`), which the checker produces;
+/// this path is kept for older code.
+pub use crate::hir;
 pub use probe::check_expr;
 
+use crate::diag::code;
 use crate::diag::{Diagnostic, Span, did_you_mean};
+use crate::hir::*;
 use crate::syntax::ast::{self, Item};
-use hir::*;
 use std::collections::HashMap;
 
 /// What a top-level name stands for.
@@ -116,9 +120,9 @@ pub fn check(file: &ast::File) -> (Hir, Vec<Diagnostic>) {
         .retain(|d| seen.insert(format!("{}|{}|{:?}", d.code, d.message, d.labels)));
     if file.items.is_empty() {
         // One message for an empty file, not one per missing declaration.
-        c.diags.retain(|d| d.code != "E0109");
+        c.diags.retain(|d| d.code != code::MISSING_DECLARATION);
         c.diags.push(
-            Diagnostic::error("E0109", "the rules file is empty")
+            Diagnostic::error(code::MISSING_DECLARATION, "the rules file is empty")
                 .label(Span::new(0, 0), "nothing is declared")
                 .help("a game needs at least `game \"Name\" { players 2..4 }`, a `start { ... }` block and a `winners` rule"),
         );
@@ -142,7 +146,7 @@ impl Checker {
             let span = *span;
             let again = sym.what();
             self.error(
-                Diagnostic::error("E0102", format!("`{}` is defined twice", name.text))
+                Diagnostic::error(code::DUPLICATE, format!("`{}` is defined twice", name.text))
                     .label(name.span, format!("defined again here, as a {again}"))
                     .label(span, format!("first defined here, as a {what}"))
                     .help(
@@ -183,388 +187,11 @@ impl Checker {
             ),
         };
         self.error(
-            Diagnostic::error("E0111", format!("unknown type `{}`", name.text))
+            Diagnostic::error(code::UNKNOWN_TYPE, format!("unknown type `{}`", name.text))
                 .label(name.span, "not a type")
                 .help(hint),
         );
         Ty::Error
-    }
-
-    /// First pass: every top-level name, so that order of declaration does not matter.
-    fn declare_all(&mut self, file: &ast::File) {
-        let mut game_seen: Option<Span> = None;
-        for item in &file.items {
-            match item {
-                Item::Game(g) => {
-                    // Label the keyword, not the whole block.
-                    let word =
-                        Span::new(g.span.start as usize, g.span.start as usize + "game".len());
-                    if let Some(prev) = game_seen {
-                        self.error(
-                            Diagnostic::error("E0102", "the game is declared twice")
-                                .label(word, "declared again here")
-                                .label(prev, "first declared here")
-                                .help("a rules file describes one game: keep one `game` block"),
-                        );
-                        continue;
-                    }
-                    game_seen = Some(word);
-                    self.tables.name = g.name.clone();
-                    self.tables.counterclockwise = g.counterclockwise;
-                    let (lo, hi) = match g.players {
-                        Some((lo, hi, span)) => {
-                            if lo < 1 || hi > 32 || lo > hi {
-                                self.error(
-                                    Diagnostic::error("E0110", "impossible player count")
-                                        .label(span, format!("{lo}..{hi} is not a valid range"))
-                                        .help(if lo > hi && hi >= 1 && lo <= 32 {
-                                            format!("write the smaller number first: `players {hi}..{lo}`")
-                                        } else {
-                                            "write `players MIN..MAX` with 1 <= MIN <= MAX <= 32".to_string()
-                                        }),
-                                );
-                                (1, 1)
-                            } else {
-                                (lo, hi)
-                            }
-                        }
-                        None => (2, 2),
-                    };
-                    self.tables.min_players = lo as u8;
-                    self.tables.max_players = hi as u8;
-                }
-                Item::Option(o) => {
-                    let id = self.tables.options.len() as u16;
-                    if self.define(&o.name, Sym::Option(id)) {
-                        if o.min > o.max {
-                            self.error(
-                                Diagnostic::error(
-                                    "E0106",
-                                    format!("option `{}` has an empty range", o.name.text),
-                                )
-                                .label(o.range_span, "the minimum is above the maximum")
-                                .help(format!(
-                                    "write the smaller bound first: `{}..{}`",
-                                    o.max, o.min
-                                )),
-                            );
-                        } else if o.default.0 < o.min || o.default.0 > o.max {
-                            self.error(
-                                Diagnostic::error(
-                                    "E0106",
-                                    format!("the default of option `{}` is out of its range", o.name.text),
-                                )
-                                .label(o.default.1, format!("{} is not in {}..{}", o.default.0, o.min, o.max))
-                                .label(o.range_span, "the allowed range")
-                                .help(format!(
-                                    "choose a default inside {}..{}, or widen the range to `{}..{}`",
-                                    o.min,
-                                    o.max,
-                                    o.min.min(o.default.0),
-                                    o.max.max(o.default.0)
-                                )),
-                            );
-                        }
-                        self.tables.options.push(OptionInfo {
-                            name: o.name.text.clone(),
-                            default: o.default.0 as i32,
-                            min: o.min as i32,
-                            max: o.max as i32,
-                            doc: o.doc.clone().unwrap_or_default(),
-                        });
-                        self.usage.options_read.push(false);
-                        self.usage.option_spans.push(o.name.span);
-                    }
-                }
-                Item::Enum(e) => {
-                    let id = self.tables.enums.len() as u16;
-                    if self.define(&e.name, Sym::Enum(id)) {
-                        let mut values: Vec<String> = Vec::new();
-                        for v in &e.values {
-                            if values.contains(&v.text) {
-                                self.error(
-                                    Diagnostic::error(
-                                        "E0102",
-                                        format!(
-                                            "`{}` appears twice in enum `{}`",
-                                            v.text, e.name.text
-                                        ),
-                                    )
-                                    .label(v.span, "repeated here")
-                                    .help("list each value once"),
-                                );
-                                continue;
-                            }
-                            self.enum_values
-                                .entry(v.text.clone())
-                                .or_default()
-                                .push((id, values.len() as u16));
-                            values.push(v.text.clone());
-                        }
-                        self.tables.enums.push(EnumInfo {
-                            name: e.name.text.clone(),
-                            values,
-                        });
-                        self.usage.enums_used.push(false);
-                        self.usage.enum_spans.push(e.name.span);
-                    }
-                }
-                Item::Zone(z) => {
-                    let id = self.tables.zones.len() as u16;
-                    if self.define(&z.name, Sym::Zone(id)) {
-                        self.tables.zones.push(ZoneInfo {
-                            name: z.name.text.clone(),
-                            per_player: z.per_player,
-                            board: None,
-                            shape: z.shape,
-                            visibility: z.visibility,
-                        });
-                        self.usage.zones_used.push(false);
-                        self.usage.zone_spans.push(z.name.span);
-                    }
-                }
-                Item::Board(b) => self.declare_board(b),
-                Item::Pattern(p) => {
-                    let id = self.tables.patterns.len() as u16;
-                    if self.define(&p.name, Sym::Pattern(id)) {
-                        let moves = p
-                            .moves
-                            .iter()
-                            .map(|(m, x, y)| {
-                                (*m, (*x).clamp(-64, 64) as i8, (*y).clamp(-64, 64) as i8)
-                            })
-                            .collect();
-                        self.tables.patterns.push(PatternInfo {
-                            name: p.name.text.clone(),
-                            moves,
-                        });
-                    }
-                }
-                Item::Phase(p) => {
-                    let id = self.procs.len() as u16 + 1;
-                    if self.define(&p.name, Sym::Proc(id)) {
-                        let kind = match p.kind {
-                            ast::PhaseKind::Phase => ProcKind::Phase,
-                            ast::PhaseKind::Turn => ProcKind::Turn,
-                            ast::PhaseKind::Reaction => ProcKind::Reaction,
-                        };
-                        self.procs.push(Proc {
-                            name: p.name.text.clone(),
-                            kind,
-                            params: Vec::new(),
-                            locals: 0,
-                            local_names: Vec::new(),
-                            local_types: Vec::new(),
-                            trigger: None,
-                            body: Vec::new(),
-                            span: p.name.span,
-                        });
-                    }
-                }
-                _ => {}
-            }
-        }
-        if game_seen.is_none() {
-            self.error(
-                Diagnostic::error("E0109", "no `game` declaration")
-                    .label(Span::new(0, 0), "the file should start with the game")
-                    .help("add `game \"Name\" { players 2..4 }` at the top"),
-            );
-        }
-        // Procedure 0 is `start`; the phases were numbered from 1.
-        self.procs.insert(
-            0,
-            Proc {
-                name: "start".into(),
-                kind: ProcKind::Start,
-                params: Vec::new(),
-                locals: 0,
-                local_names: Vec::new(),
-                local_types: Vec::new(),
-                trigger: None,
-                body: Vec::new(),
-                span: Span::default(),
-            },
-        );
-        // Card kinds come after enums so attribute types resolve.
-        for item in &file.items {
-            if let Item::Card(k) = item {
-                self.declare_kind(k);
-            }
-        }
-        // Variables after enums (their types) and kinds.
-        for item in &file.items {
-            if let Item::Var(v) = item {
-                let id = self.tables.vars.len() as u16;
-                if self.define(&v.name, Sym::Var(id)) {
-                    let ty = self.ty(&v.ty);
-                    self.tables.vars.push(VarInfo {
-                        name: v.name.text.clone(),
-                        ty,
-                        per_player: v.per_player,
-                        per_card: v.per_card,
-                        init: default_value(ty),
-                    });
-                    self.usage.vars_read.push(false);
-                    self.usage.vars_written.push(false);
-                    self.usage.var_spans.push(v.name.span);
-                }
-            }
-        }
-        for item in &file.items {
-            match item {
-                Item::Table(t) => self.declare_table(t),
-                Item::Fn(f) => {
-                    let id = self.funcs.len() as u16;
-                    if self.define(&f.name, Sym::Func(id)) {
-                        let params = f.params.iter().map(|(_, t)| self.ty(t)).collect();
-                        let ret = self.ty(&f.ret);
-                        self.funcs.push((f.clone(), params, ret));
-                    }
-                }
-                _ => {}
-            }
-        }
-        // Phase parameter types.
-        for item in &file.items {
-            if let Item::Phase(p) = item {
-                let Some((Sym::Proc(id), span)) = self.names.get(&p.name.text).copied() else {
-                    continue;
-                };
-                if span != p.name.span {
-                    continue;
-                }
-                let params: Vec<Ty> = p.params.iter().map(|(_, t)| self.ty(t)).collect();
-                if p.kind == ast::PhaseKind::Turn && params.first() != Some(&Ty::Player) {
-                    self.error(
-                        Diagnostic::error(
-                            "E0103",
-                            format!("turn `{}` must take its player first", p.name.text),
-                        )
-                        .label(p.name.span, "a turn belongs to a player")
-                        .help(format!(
-                            "declare it as `turn {}(p: player) {{ ... }}`",
-                            p.name.text
-                        )),
-                    );
-                }
-                if p.kind == ast::PhaseKind::Reaction
-                    && !(params.is_empty() || params == [Ty::Card])
-                {
-                    self.error(
-                        Diagnostic::error("E0103", format!("reaction `{}` takes at most the card that entered", p.name.text))
-                            .label(p.name.span, "wrong parameters")
-                            .help("declare it as `reaction NAME(c: card) on enter ZONE { ... }` or without parameters"),
-                    );
-                }
-                self.procs[id as usize].params = params;
-                // Parameter names, for help lines (check_procs adds the other locals).
-                self.procs[id as usize].local_names =
-                    p.params.iter().map(|(n, _)| n.text.clone()).collect();
-            }
-        }
-    }
-
-    fn declare_table(&mut self, t: &ast::TableDecl) {
-        let id = self.tables.tables.len() as u16;
-        if !self.define(&t.name, Sym::Table(id)) {
-            return;
-        }
-        let key = self.ty(&t.key);
-        let value = self.ty(&t.value);
-        if value != Ty::Int && value != Ty::Pattern && value != Ty::Error {
-            self.error(
-                Diagnostic::error("E0103", "tables map to whole numbers or patterns")
-                    .label(t.value.span, "write `int` or `pattern` here")
-                    .help("a table gives a number for each value of an enum: `table size: Object -> int { ring: 2 }`"),
-            );
-        }
-        let Ty::Enum(e) = key else {
-            if key != Ty::Error {
-                self.error(
-                    Diagnostic::error("E0103", "a table is indexed by an enum")
-                        .label(t.key.span, "not an enum")
-                        .help("declare `enum Name { ... }` and use it as the key type"),
-                );
-            }
-            self.tables.tables.push(TableInfo {
-                name: t.name.text.clone(),
-                key: 0,
-                ty: value,
-                values: Vec::new(),
-            });
-            return;
-        };
-        let names = self.tables.enums[e as usize].values.clone();
-        let mut values = vec![None; names.len()];
-        for (k, v) in &t.entries {
-            match names.iter().position(|n| *n == k.text) {
-                Some(i) if values[i].is_some() => self.error(
-                    Diagnostic::error(
-                        "E0102",
-                        format!("`{}` appears twice in table `{}`", k.text, t.name.text),
-                    )
-                    .label(k.span, "repeated here")
-                    .help("give each key one value"),
-                ),
-                Some(i) => values[i] = self.table_value(v, value),
-                None => self.unknown(&k.text, k.span, &format!("value of `{}`", t.key.text), &[]),
-            }
-        }
-        let missing: Vec<&str> = names
-            .iter()
-            .zip(&values)
-            .filter(|(_, v)| v.is_none())
-            .map(|(n, _)| n.as_str())
-            .collect();
-        if !missing.is_empty() {
-            self.error(
-                Diagnostic::error(
-                    "E0113",
-                    format!(
-                        "table `{}` has no value for {}",
-                        t.name.text,
-                        missing.join(", ")
-                    ),
-                )
-                .label(t.name.span, "incomplete table")
-                .help("give a value for every value of the enum (0 if it does not matter)"),
-            );
-        }
-        self.tables.tables.push(TableInfo {
-            name: t.name.text.clone(),
-            key: e,
-            ty: value,
-            values: values.into_iter().map(|v| v.unwrap_or(0)).collect(),
-        });
-    }
-
-    fn table_value(&mut self, v: &ast::TableValue, ty: Ty) -> Option<i32> {
-        match (v, ty) {
-            (ast::TableValue::Int(i), Ty::Int) => Some(*i as i32),
-            (ast::TableValue::Name(n), Ty::Pattern) => match self.names.get(&n.text) {
-                Some((Sym::Pattern(p), _)) => Some(*p as i32),
-                _ => {
-                    self.unknown(&n.text, n.span, "pattern", &[]);
-                    Some(0)
-                }
-            },
-            (_, Ty::Error) => Some(0),
-            _ => {
-                let span = match v {
-                    ast::TableValue::Name(n) => n.span,
-                    ast::TableValue::Int(_) => Span::default(),
-                };
-                self.error(
-                    Diagnostic::error("E0103", "type mismatch in a table")
-                        .label(span, "this value does not fit the table's type")
-                        .help(
-                            "an `int` table takes numbers, a `pattern` table takes pattern names",
-                        ),
-                );
-                Some(0)
-            }
-        }
     }
 
     fn check_vars(&mut self, file: &ast::File) {
@@ -607,7 +234,7 @@ impl Checker {
                 );
                 if let Some(first) = found {
                     self.error(
-                        Diagnostic::error("E0102", "`winners` is declared twice")
+                        Diagnostic::error(code::DUPLICATE, "`winners` is declared twice")
                             .label(word, "declared again here")
                             .label(first, "first declared here")
                             .help("a game has one `winners` rule: keep one of them"),
@@ -634,7 +261,7 @@ impl Checker {
         }
         if found.is_none() {
             self.error(
-                Diagnostic::error("E0109", "no `winners` rule")
+                Diagnostic::error(code::MISSING_DECLARATION, "no `winners` rule")
                     .label(Span::new(0, 0), "the game never says who wins")
                     .help("add for example `winners highest p.score` or `winners lowest p.score`"),
             );
@@ -650,7 +277,7 @@ impl Checker {
         if let Some((sym, decl)) = self.names.get(name).copied() {
             let (is, want) = (a(sym.what()), a(what));
             self.error(
-                Diagnostic::error("E0103", format!("`{name}` is {is}, not {want}"))
+                Diagnostic::error(code::TYPE_MISMATCH, format!("`{name}` is {is}, not {want}"))
                     .label(span, format!("{want} is needed here"))
                     .label(decl, format!("`{name}` is declared here, as {is}"))
                     .help(format!("use the name of {want} here")),
@@ -666,7 +293,7 @@ impl Checker {
             None => format!("declare `{name}` first, or check its spelling"),
         };
         self.error(
-            Diagnostic::error("E0101", format!("unknown {what} `{name}`"))
+            Diagnostic::error(code::UNKNOWN_NAME, format!("unknown {what} `{name}`"))
                 .label(span, "not found")
                 .help(help),
         );

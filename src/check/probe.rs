@@ -3,8 +3,8 @@
 //! enum values, functions) plus the players `P0`, `P1`... as locals 0, 1...
 
 use super::expr::Scope;
-use super::hir::{Expr, Ty};
 use super::*;
+use crate::hir::{Expr, Ty};
 
 /// Resolve `e` in the global scope of `file` with `players` player names
 /// bound to locals `0..players`. Returns the typed expression, or the

@@ -3,9 +3,10 @@
 //! phases from `start`, and the presence of an end condition.
 
 use super::expr::{Scope, arity_title, count, ty_name};
-use super::hir::*;
 use super::{Checker, Sym};
+use crate::diag::code;
 use crate::diag::{Diagnostic, Span};
+use crate::hir::*;
 use crate::syntax::ast::{self, Item, StmtKind as S};
 
 pub(super) struct Ctx {
@@ -22,7 +23,7 @@ impl Checker {
                     starts += 1;
                     if starts > 1 {
                         self.error(
-                            Diagnostic::error("E0102", "`start` is defined twice")
+                            Diagnostic::error(code::DUPLICATE, "`start` is defined twice")
                                 .label(
                                     Span::new(
                                         span.start as usize,
@@ -82,7 +83,7 @@ impl Checker {
         }
         if starts == 0 {
             self.error(
-                Diagnostic::error("E0109", "no `start` block")
+                Diagnostic::error(code::MISSING_DECLARATION, "no `start` block")
                     .label(Span::new(0, 0), "the game has nowhere to begin")
                     .help("add `start { ... }`: the flow of the game, from the deal to `end game`"),
             );
@@ -168,40 +169,97 @@ impl Checker {
                 who,
                 arms,
                 otherwise,
-            } => {
-                let who = self.expect(who, Ty::Player, scope, "the player who chooses");
-                let arms = arms.iter().map(|a| self.arm(a, scope, ctx)).collect();
-                let otherwise = otherwise.as_ref().map(|b| self.block(b, scope, ctx));
-                StmtKind::Choose {
-                    who,
-                    arms,
-                    otherwise,
-                }
-            }
+            } => self.choose(who, arms, otherwise.as_ref(), scope, ctx),
             S::Window {
                 var,
                 from,
                 filter,
                 arms,
-            } => {
-                let from = self.expect(from, Ty::Player, scope, "the first player of a window");
-                scope.open();
-                let slot = scope.push(&var.text, Ty::Player);
-                let filter = filter
-                    .as_ref()
-                    .map(|f| self.expect(f, Ty::Bool, scope, "a `where` filter"));
-                // `break` inside a window arm would leave the window: count it as a loop.
-                ctx.loops += 1;
-                let arms = arms.iter().map(|a| self.arm(a, scope, ctx)).collect();
-                ctx.loops -= 1;
-                scope.close();
-                StmtKind::Window {
-                    slot,
-                    from,
-                    filter,
-                    arms,
-                }
+            } => self.window(var, from, filter.as_ref(), arms, scope, ctx),
+            S::Move { .. }
+            | S::Deal(..)
+            | S::Shuffle(_)
+            | S::Swap(..)
+            | S::Peek(..)
+            | S::Reveal(_) => self.effect(&s.kind, scope)?,
+            S::EndGame => {
+                self.ends.push((ctx.proc, s.span));
+                StmtKind::EndGame
             }
+            S::Leave(n) => match self.names.get(&n.text) {
+                Some((Sym::Proc(p), _)) => StmtKind::Leave(*p),
+                _ => {
+                    self.unknown(&n.text, n.span, "phase", &[]);
+                    return None;
+                }
+            },
+            S::Return => StmtKind::Return,
+            S::Checkpoint => StmtKind::Checkpoint,
+            S::Rollback => StmtKind::Rollback,
+            S::Break => {
+                if ctx.loops == 0 {
+                    self.error(
+                        Diagnostic::error(code::BREAK_OUTSIDE_LOOP, "`break` outside a loop")
+                            .label(s.span, "nothing to break out of")
+                            .help("use `return` to leave a phase, or `leave NAME` to end an enclosing phase"),
+                    );
+                }
+                StmtKind::Break
+            }
+            S::Call(n, args) => return self.call_stmt(n, args, s.span, scope, ctx),
+        };
+        Some(Stmt { kind, span: s.span })
+    }
+
+    /// A `choose`: the player, then each arm in its own scope.
+    fn choose(
+        &mut self,
+        who: &ast::Expr,
+        arms: &[ast::OptionArm],
+        otherwise: Option<&ast::Block>,
+        scope: &mut Scope,
+        ctx: &mut Ctx,
+    ) -> StmtKind {
+        let who = self.expect(who, Ty::Player, scope, "the player who chooses");
+        let arms = arms.iter().map(|a| self.arm(a, scope, ctx)).collect();
+        let otherwise = otherwise.map(|b| self.block(b, scope, ctx));
+        StmtKind::Choose {
+            who,
+            arms,
+            otherwise,
+        }
+    }
+
+    /// A reaction `window`: a loop over the players in order from `from`.
+    fn window(
+        &mut self,
+        var: &ast::Name,
+        from: &ast::Expr,
+        filter: Option<&ast::Expr>,
+        arms: &[ast::OptionArm],
+        scope: &mut Scope,
+        ctx: &mut Ctx,
+    ) -> StmtKind {
+        let from = self.expect(from, Ty::Player, scope, "the first player of a window");
+        scope.open();
+        let slot = scope.push(&var.text, Ty::Player);
+        let filter = filter.map(|f| self.expect(f, Ty::Bool, scope, "a `where` filter"));
+        // `break` inside a window arm would leave the window: count it as a loop.
+        ctx.loops += 1;
+        let arms = arms.iter().map(|a| self.arm(a, scope, ctx)).collect();
+        ctx.loops -= 1;
+        scope.close();
+        StmtKind::Window {
+            slot,
+            from,
+            filter,
+            arms,
+        }
+    }
+
+    /// A statement that changes the table: move, deal, shuffle, swap, peek, reveal.
+    fn effect(&mut self, kind: &S, scope: &mut Scope) -> Option<StmtKind> {
+        Some(match kind {
             S::Move {
                 all,
                 what,
@@ -245,33 +303,8 @@ impl Checker {
                 StmtKind::Peek(p, c)
             }
             S::Reveal(c) => StmtKind::Reveal(self.expect(c, Ty::Card, scope, "the revealed card")),
-            S::EndGame => {
-                self.ends.push((ctx.proc, s.span));
-                StmtKind::EndGame
-            }
-            S::Leave(n) => match self.names.get(&n.text) {
-                Some((Sym::Proc(p), _)) => StmtKind::Leave(*p),
-                _ => {
-                    self.unknown(&n.text, n.span, "phase", &[]);
-                    return None;
-                }
-            },
-            S::Return => StmtKind::Return,
-            S::Checkpoint => StmtKind::Checkpoint,
-            S::Rollback => StmtKind::Rollback,
-            S::Break => {
-                if ctx.loops == 0 {
-                    self.error(
-                        Diagnostic::error("E0112", "`break` outside a loop")
-                            .label(s.span, "nothing to break out of")
-                            .help("use `return` to leave a phase, or `leave NAME` to end an enclosing phase"),
-                    );
-                }
-                StmtKind::Break
-            }
-            S::Call(n, args) => return self.call_stmt(n, args, s.span, scope, ctx),
-        };
-        Some(Stmt { kind, span: s.span })
+            _ => return None,
+        })
     }
 
     fn assign(
@@ -320,7 +353,7 @@ impl Checker {
                         let help = self.owner_help(scope, &base.text, per_card);
                         self.error(
                             Diagnostic::error(
-                                "E0103",
+                                code::TYPE_MISMATCH,
                                 format!("`{}` belongs to each {whose}", base.text),
                             )
                             .label(base.span, format!("which {whose}'s?"))
@@ -331,7 +364,7 @@ impl Checker {
                     Some(Sym::Option(_)) => {
                         self.error(
                             Diagnostic::error(
-                                "E0115",
+                                code::ASSIGN_OPTION,
                                 format!("option `{}` cannot be changed by the rules", base.text),
                             )
                             .label(base.span, "options are fixed when the game starts")
@@ -451,13 +484,10 @@ impl Checker {
         let id = match self.names.get(&n.text).map(|s| s.0) {
             Some(Sym::Proc(id)) => id,
             _ => {
-                if crate::check::hir::Builtin::ALL
-                    .iter()
-                    .any(|(b, _)| *b == n.text)
-                {
+                if crate::hir::Builtin::ALL.iter().any(|(b, _)| *b == n.text) {
                     self.error(
                         Diagnostic::error(
-                            "E0103",
+                            code::TYPE_MISMATCH,
                             format!("`{}` is a function, not a phase", n.text),
                         )
                         .label(n.span, "its value would be thrown away")
@@ -471,9 +501,12 @@ impl Checker {
         };
         if self.procs[id as usize].kind == ProcKind::Reaction {
             self.error(
-                Diagnostic::error("E0103", format!("reaction `{}` cannot be called", n.text))
-                    .label(n.span, "reactions open by themselves")
-                    .help("a reaction runs when a card enters its zone; move a card there instead"),
+                Diagnostic::error(
+                    code::TYPE_MISMATCH,
+                    format!("reaction `{}` cannot be called", n.text),
+                )
+                .label(n.span, "reactions open by themselves")
+                .help("a reaction runs when a card enters its zone; move a card there instead"),
             );
         }
         let params = self.procs[id as usize].params.clone();
@@ -496,7 +529,7 @@ impl Checker {
                 .map(|i| names.get(i).map_or("_", String::as_str))
                 .collect();
             self.error(
-                Diagnostic::error("E0104", arity_title(&n.text, params.len(), args.len()))
+                Diagnostic::error(code::ARITY, arity_title(&n.text, params.len(), args.len()))
                     .label(
                         span,
                         format!("{} given here", count(args.len(), "argument")),
@@ -548,7 +581,7 @@ impl Checker {
             if !reached[i] && p.kind != ProcKind::Start {
                 let kind = proc_kind(p.kind);
                 let d = Diagnostic::warning(
-                    "E0107",
+                    code::UNREACHABLE_PHASE,
                     format!("{kind} `{}` can never be reached", p.name),
                 )
                 .label(p.span, "nothing calls it from `start` or a reaction")
@@ -562,7 +595,7 @@ impl Checker {
         let has_start = !self.procs[0].body.is_empty() || self.procs[0].span != Span::default();
         if has_start && !self.ends.iter().any(|(p, _)| reached[*p as usize]) {
             let span = self.procs[0].span;
-            let mut d = Diagnostic::error("E0108", "the game never ends")
+            let mut d = Diagnostic::error(code::NO_END, "the game never ends")
                 .label(span, "no `end game` can be reached from here");
             for &(p, at) in &self.ends {
                 let proc = &self.procs[p as usize];

@@ -27,8 +27,8 @@
 //! (copies of the table) are relabelled like the table.
 
 use super::{Action, Core, Game, State};
-use crate::check::hir::{Builtin, Expr, Place, Ty};
 use crate::graph::Node;
+use crate::hir::{Builtin, Expr, Place, Ty};
 use crate::syntax::ast::{AggKind, BinOp};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;

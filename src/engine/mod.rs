@@ -1,5 +1,6 @@
-//! Stage 4, the engine: the API every front end uses. Load and compile a
-//! rules file into an immutable, shared [`Game`]; create a [`State`] from
+//! Stage 4, the engine: the API every front end uses. A [`Game`] is a
+//! compiled rules file (the load pipeline, `crate::load`, reads and
+//! compiles it), immutable and shared; create a [`State`] from
 //! players, seed and options; list legal actions with labels; apply one;
 //! tell whether the game is over and who won; render a player's view.
 //!
@@ -12,6 +13,7 @@ mod eval;
 mod exec;
 mod fault;
 mod geometry;
+mod observe;
 pub mod perft;
 mod probe;
 mod state;
@@ -20,99 +22,52 @@ mod view;
 pub use determinize::{Determinizer, card_locals, relabel_locals};
 pub use eval::Fault;
 pub use exec::{Action, STEP_BUDGET};
+pub use observe::{ActionSpace, DYNAMIC_INT_WIDTH, MAX_ARM_WIDTH};
 pub use probe::Probe;
 pub use state::{Core, EngineError, Frame, State};
 pub use view::Viewer;
 
-use crate::check::hir::{Hir, OptionInfo};
-use crate::diag::{Diagnostic, Diagnostics, Source};
+/// The load pipeline's entry points, kept here for older paths
+/// (`grail::engine::compile`); new code uses `grail::load`.
+pub use crate::load::{Compiled, MAX_VARIANT_DEPTH, compile, read_rules};
+
+use crate::diag::{Diagnostics, Source};
 use crate::graph::Graph;
+use crate::hir::OptionInfo;
+use crate::load::Loaded;
 use std::path::Path;
 use std::sync::Arc;
-
-/// The result of running a source through the front end.
-pub struct Compiled {
-    pub hir: Hir,
-    pub graph: Option<Graph>,
-    pub diags: Diagnostics,
-}
-
-/// Parse, check and (when there is no error) build the action graph.
-pub fn compile(source: Source) -> Compiled {
-    let (mut file, mut found) = crate::syntax::parse_file(&source.text);
-    if source.base_len > 0 {
-        crate::syntax::merge_variant(&mut file, source.base_len);
-    }
-    let parse_failed = found.iter().any(Diagnostic::is_error);
-    let (mut hir, check_diags) = crate::check::check(&file);
-    if let Some(crate::syntax::ast::Item::Variant(name, ..)) = file
-        .items
-        .iter()
-        .find(|i| matches!(i, crate::syntax::ast::Item::Variant(..)))
-    {
-        hir.tables.name = format!("{} ({name})", hir.tables.name);
-    }
-    // After a syntax error, missing declarations are noise: keep the checker's
-    // findings only about what did parse.
-    if parse_failed {
-        found.extend(
-            check_diags
-                .into_iter()
-                .filter(|d| !matches!(d.code.as_str(), "E0108" | "E0109" | "E0107")),
-        );
-    } else {
-        found.extend(check_diags);
-    }
-    let mut diags = Diagnostics::new(source);
-    diags.items = found;
-    diags.sort();
-    let graph = (!diags.has_errors()).then(|| crate::graph::build(&hir));
-    Compiled { hir, graph, diags }
-}
-
-struct GameData {
-    graph: Graph,
-    source: Source,
-    warnings: Diagnostics,
-    digest: u64,
-}
 
 /// A compiled game: immutable and cheap to clone (shared).
 #[derive(Clone)]
 pub struct Game {
-    data: Arc<GameData>,
+    data: Arc<Loaded>,
 }
 
 impl Game {
-    /// Read and compile a rules file.
+    /// Read and compile a rules file (a variant with its bases).
+    ///
+    /// ```
+    /// let game = grail::Game::load("rules/tamoul.rules").expect("compiles");
+    /// assert_eq!(game.players(), (2, 6));
+    /// ```
     pub fn load(path: impl AsRef<Path>) -> Result<Game, Diagnostics> {
-        let source = read_rules(path.as_ref())?;
-        Game::from_compiled(source)
-    }
-
-    fn from_compiled(source: Source) -> Result<Game, Diagnostics> {
-        let c = compile(source.clone());
-        match c.graph {
-            Some(graph) => Ok(Game {
-                data: Arc::new(GameData {
-                    graph,
-                    digest: digest(&source.text),
-                    source,
-                    warnings: c.diags,
-                }),
-            }),
-            None => Err(c.diags),
-        }
+        crate::load::load(path.as_ref()).map(Game::from)
     }
 
     /// Compile rules from a string; `name` is used in diagnostics. (A
     /// variant's base is found relative to the current directory.)
+    ///
+    /// ```
+    /// let text = "game \"Coin\" { players 2..2 }\n\
+    ///     start { choose seat(0) { \"stop\" { } } end game }\n\
+    ///     winners highest 0\n";
+    /// let game = grail::Game::from_source("coin.rules", text).expect("compiles");
+    /// assert_eq!(game.name(), "Coin");
+    /// assert!(grail::Game::from_source("bad.rules", "game {").is_err());
+    /// ```
     pub fn from_source(name: &str, text: &str) -> Result<Game, Diagnostics> {
-        let source = match variant_base(text) {
-            Some(_) => with_base(Path::new(name), text.to_string(), 0)?,
-            None => Source::new(name, text),
-        };
-        Game::from_compiled(source)
+        crate::load::load_text(name, text).map(Game::from)
     }
 
     pub fn graph(&self) -> &Graph {
@@ -173,6 +128,46 @@ impl Game {
         opts[i] = wide as i32;
         Ok(())
     }
+
+    /// The option values after `NAME=VALUE` settings (a command line's
+    /// `--set`) applied in order to the defaults: the one parser of
+    /// `--set` for every front end.
+    ///
+    /// ```
+    /// let game = grail::Game::load("rules/tamoul.rules").expect("compiles");
+    /// let opts = game.options_from(&["target=50"]).expect("a setting");
+    /// assert_eq!(opts[game.option_index("target").unwrap()], 50);
+    /// assert!(game.options_from(&["target"]).is_err());
+    /// ```
+    pub fn options_from<S: AsRef<str>>(&self, settings: &[S]) -> Result<Vec<i32>, SetError> {
+        let mut opts = self.default_options();
+        for s in settings {
+            let s = s.as_ref();
+            let Some((name, value)) = s.split_once('=') else {
+                return Err(SetError::NotASetting(s.to_string()));
+            };
+            self.set_option(&mut opts, name.trim(), value.trim())
+                .map_err(|error| SetError::Option {
+                    setting: s.to_string(),
+                    error,
+                })?;
+        }
+        Ok(opts)
+    }
+
+    /// Whether `players` seats can play this game.
+    pub fn check_players(&self, players: usize) -> Result<(), PlayersError> {
+        let (min, max) = self.players();
+        if players < min || players > max {
+            return Err(PlayersError {
+                game: self.name().to_string(),
+                min,
+                max,
+                players,
+            });
+        }
+        Ok(())
+    }
     pub fn card_count(&self) -> usize {
         self.data.graph.tables.cards.len()
     }
@@ -184,6 +179,14 @@ impl Game {
         let p = &self.data.graph.phases[phase as usize];
         let span = p.spans.get(node as usize).copied().unwrap_or(p.span);
         self.data.source.line_of(span.start)
+    }
+}
+
+impl From<Loaded> for Game {
+    fn from(loaded: Loaded) -> Game {
+        Game {
+            data: Arc::new(loaded),
+        }
     }
 }
 
@@ -245,6 +248,61 @@ impl From<OptionError> for String {
     }
 }
 
+/// Why [`Game::options_from`] refused a list of settings.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SetError {
+    /// A setting without `=`.
+    NotASetting(String),
+    /// A setting [`Game::set_option`] refused.
+    Option { setting: String, error: OptionError },
+}
+
+impl std::fmt::Display for SetError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SetError::NotASetting(s) => write!(f, "--set takes NAME=VALUE, not `{s}`"),
+            SetError::Option { error, .. } => write!(f, "{error}"),
+        }
+    }
+}
+
+impl std::error::Error for SetError {}
+
+impl From<SetError> for String {
+    fn from(e: SetError) -> String {
+        e.to_string()
+    }
+}
+
+/// A player count the game is not for ([`Game::check_players`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayersError {
+    pub game: String,
+    pub min: usize,
+    pub max: usize,
+    pub players: usize,
+}
+
+impl std::fmt::Display for PlayersError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let PlayersError {
+            game,
+            min,
+            max,
+            players,
+        } = self;
+        write!(f, "{game} is for {min} to {max} players, not {players}")
+    }
+}
+
+impl std::error::Error for PlayersError {}
+
+impl From<PlayersError> for String {
+    fn from(e: PlayersError) -> String {
+        e.to_string()
+    }
+}
+
 /// What a state waits for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Status {
@@ -264,146 +322,6 @@ pub struct PendingChoice {
     /// 1-based line of the `choose` (or `window`).
     pub line: usize,
     pub options: Vec<Action>,
-}
-
-/// Read a rules file. A variant (`variant "NAME" extends "BASE"`) is read
-/// after its base (found relative to the variant), so that its declarations
-/// replace the base's; diagnostics then show the combined text.
-pub fn read_rules(path: &Path) -> Result<Source, Diagnostics> {
-    let name = path.display().to_string();
-    match read_text(path) {
-        Ok(text) => with_base(path, text, 0),
-        Err(Err(d)) => Err(d),
-        Err(Ok(e)) => {
-            let mut d = Diagnostics::new(Source::new(name.clone(), ""));
-            d.push(
-                Diagnostic::error("E0000", format!("cannot read `{name}`: {e}"))
-                    .help("check the path; rules files live in rules/ and examples/"),
-            );
-            Err(d)
-        }
-    }
-}
-
-/// How many variants may extend each other (a variant of a variant ...).
-pub const MAX_VARIANT_DEPTH: usize = 8;
-
-/// Read a rules file as text: invalid UTF-8 is reported with its line and
-/// byte offset, and a leading byte-order mark is dropped.
-fn read_text(path: &Path) -> Result<String, Result<std::io::Error, Diagnostics>> {
-    let bytes = std::fs::read(path).map_err(Ok)?;
-    match String::from_utf8(bytes) {
-        Ok(text) => Ok(match text.strip_prefix('\u{feff}') {
-            Some(rest) => rest.to_string(),
-            None => text,
-        }),
-        Err(e) => {
-            let bytes = e.as_bytes();
-            let at = e.utf8_error().valid_up_to();
-            let line = bytes[..at].iter().filter(|b| **b == b'\n').count() + 1;
-            let col = at
-                - bytes[..at]
-                    .iter()
-                    .rposition(|b| *b == b'\n')
-                    .map_or(0, |i| i + 1)
-                + 1;
-            let name = path.display().to_string();
-            let mut d = Diagnostics::new(Source::new(name.clone(), ""));
-            d.push(
-                Diagnostic::error(
-                    "E0000",
-                    format!(
-                        "`{name}` is not UTF-8 text: byte {at} (line {line}, column {col}) is 0x{:02x}",
-                        bytes[at]
-                    ),
-                )
-                .help("rules files are UTF-8 text; save the file as UTF-8 in your editor"),
-            );
-            Err(Err(d))
-        }
-    }
-}
-
-fn with_base(path: &Path, text: String, depth: usize) -> Result<Source, Diagnostics> {
-    let name = path.display().to_string();
-    let Some(base) = variant_base(&text) else {
-        return Ok(Source::new(name, text));
-    };
-    let base_path = path.parent().unwrap_or(Path::new(".")).join(&base);
-    let fail = |msg: String| {
-        let mut d = Diagnostics::new(Source::new(name.clone(), text.clone()));
-        let at = text.find("variant").unwrap_or(0);
-        d.push(
-            Diagnostic::error("E0116", msg)
-                .label(crate::diag::Span::new(at, at + 7), "this variant")
-                .help("a variant names its base file relative to itself: `variant \"Level 2\" extends \"../game.rules\"`"),
-        );
-        d
-    };
-    if depth >= MAX_VARIANT_DEPTH {
-        let circle = variant_circle(path);
-        return Err(fail(if circle {
-            "variants extend each other in a circle".into()
-        } else {
-            format!(
-                "variants extend each other more than {MAX_VARIANT_DEPTH} deep (a variant of a variant ...)"
-            )
-        }));
-    }
-    let base_text = read_text(&base_path).map_err(|e| match e {
-        Ok(e) => fail(format!(
-            "cannot read the base `{}`: {e}",
-            base_path.display()
-        )),
-        Err(d) => d,
-    })?;
-    let base_source = with_base(&base_path, base_text, depth + 1)?;
-    let combined = format!("{}\n{}", base_source.text, text);
-    let mut source = Source::new(
-        format!("{name} (after its base {})", base_path.display()),
-        combined,
-    );
-    source.base_len = base_source.text.len() as u32 + 1;
-    Ok(source)
-}
-
-/// Whether following the bases from `path` comes back to a file already seen.
-fn variant_circle(path: &Path) -> bool {
-    let mut seen = Vec::new();
-    let mut at = path.to_path_buf();
-    for _ in 0..=2 * MAX_VARIANT_DEPTH {
-        let key = std::fs::canonicalize(&at).unwrap_or(at.clone());
-        if seen.contains(&key) {
-            return true;
-        }
-        seen.push(key);
-        let Some(base) = std::fs::read_to_string(&at)
-            .ok()
-            .and_then(|t| variant_base(&t))
-        else {
-            return false;
-        };
-        at = at.parent().unwrap_or(Path::new(".")).join(base);
-    }
-    false
-}
-
-/// The base named by a `variant "NAME" extends "BASE"` line, if any.
-fn variant_base(text: &str) -> Option<String> {
-    text.lines()
-        .map(str::trim_start)
-        .find(|l| l.starts_with("variant ") && l.contains(" extends "))
-        .and_then(|l| l.rsplit('"').nth(1).map(str::to_string))
-}
-
-fn digest(text: &str) -> u64 {
-    // FNV-1a: stable across runs and platforms, unlike std's hasher.
-    let mut h: u64 = 0xcbf29ce484222325;
-    for b in text.bytes() {
-        h ^= b as u64;
-        h = h.wrapping_mul(0x100000001b3);
-    }
-    h
 }
 
 impl State {

@@ -7,7 +7,7 @@
 use super::eval::Ev;
 use super::exec::{Action, Visit};
 use super::{EngineError, Game, State};
-use crate::check::hir::{Expr, Ty};
+use crate::hir::{Expr, Ty};
 
 /// A checked expression, ready to be evaluated on any state of its game.
 pub struct Probe {

@@ -6,8 +6,8 @@ use super::Game;
 use super::eval::Ev;
 use super::exec::Action;
 use super::state::State;
-use crate::check::hir::{LabelPart, Ty};
 use crate::graph::Node;
+use crate::hir::{LabelPart, Ty};
 use crate::syntax::ast::{Shape, Visibility};
 use std::fmt::Write;
 
@@ -74,6 +74,16 @@ impl State {
 
     /// A human label for a legal action, seen by the player who chooses it.
     pub fn label(&self, game: &Game, action: Action) -> String {
+        let viewer = self
+            .waiting
+            .map(|p| Viewer::Seat(p as usize))
+            .unwrap_or(Viewer::All);
+        self.label_seen(game, action, viewer)
+    }
+
+    /// A human label for a legal action as `viewer` sees it (cards it does
+    /// not know are `##`).
+    pub fn label_seen(&self, game: &Game, action: Action, viewer: Viewer) -> String {
         if action.arm == Action::PASS {
             return "pass".into();
         }
@@ -87,10 +97,6 @@ impl State {
         let Some(arm) = arms.get(action.arm as usize) else {
             return "?".into();
         };
-        let viewer = self
-            .waiting
-            .map(|p| Viewer::Seat(p as usize))
-            .unwrap_or(Viewer::All);
         let mut locals = self.locals[fr.base as usize..].to_vec();
         if let Some(b) = &arm.bind {
             locals[b.slot as usize] = action.value;

@@ -7,6 +7,7 @@
 pub mod lex;
 
 use crate::diag::Diagnostic;
+use crate::diag::code;
 use lex::{Kind, Token};
 use std::path::PathBuf;
 
@@ -37,7 +38,7 @@ pub fn format(src: &str) -> Result<String, Vec<Diagnostic>> {
     if ast_shape(&before) != ast_shape(&after) {
         return Err(vec![
             Diagnostic::error(
-                "E0001",
+                code::SYNTAX,
                 "the formatter would change what this file means; it was left alone",
             )
             .help("please report this file: it is a bug in `grail fmt`"),

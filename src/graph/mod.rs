@@ -8,8 +8,8 @@ mod print;
 
 pub use print::{describe, fmt_expr, to_dot, to_ron};
 
-use crate::check::hir::{self, Bind, Expr, Hir, LabelPart, Place, ProcKind, StmtKind, Tables, Ty};
 use crate::diag::Span;
+use crate::hir::{self, Bind, Expr, Hir, LabelPart, Place, ProcKind, StmtKind, Tables, Ty};
 use crate::syntax::ast::AssignOp;
 use serde::{Deserialize, Serialize};
 
@@ -259,175 +259,177 @@ impl Lower {
     fn stmt(&mut self, s: &hir::Stmt) {
         let span = s.span;
         match &s.kind {
-            StmtKind::Assign(p, op, e) => {
-                self.push(Node::Assign(p.clone(), *op, e.clone()), span);
-            }
-            StmtKind::If(c, t, e) => {
-                let test = self.push(Node::JumpIfNot(c.clone(), 0), span);
-                self.block(t);
-                if e.is_empty() {
-                    let end = self.here();
-                    self.patch(test, end);
-                } else {
-                    let skip = self.push(Node::Jump(0), span);
-                    let els = self.here();
-                    self.patch(test, els);
-                    self.block(e);
-                    let end = self.here();
-                    self.patch(skip, end);
-                }
-            }
-            StmtKind::Loop(b) => {
-                let head = self.here();
-                self.loops.push((None, Vec::new()));
-                self.block(b);
-                self.push(Node::Jump(head), span);
-                let exit = self.here();
-                self.close_loop(exit);
-            }
-            StmtKind::While(c, b) => {
-                let head = self.here();
-                let test = self.push(Node::JumpIfNot(c.clone(), 0), span);
-                self.loops.push((None, Vec::new()));
-                self.block(b);
-                self.push(Node::Jump(head), span);
-                let exit = self.here();
-                self.patch(test, exit);
-                self.close_loop(exit);
-            }
+            StmtKind::If(c, t, e) => self.if_else(c, t, e, span),
+            StmtKind::Loop(b) => self.loop_(None, b, span),
+            StmtKind::While(c, b) => self.loop_(Some(c), b, span),
             StmtKind::For(bind, body) => self.for_loop(bind, span, |l| l.block(body)),
             StmtKind::Choose {
                 who,
                 arms,
                 otherwise,
-            } => {
-                let at = self.push(
-                    Node::Choose {
-                        who: who.clone(),
-                        arms: Vec::new(),
-                        otherwise: None,
-                        pass: None,
-                    },
-                    span,
-                );
-                let mut after = Vec::new();
-                let lowered = self.arms(arms, span, &mut after, None);
-                let other = otherwise.as_ref().map(|b| {
-                    let t = self.here();
-                    self.block(b);
-                    t
-                });
-                let end = self.here();
-                for j in after {
-                    self.patch(j, end);
-                }
-                if let Node::Choose {
-                    arms, otherwise, ..
-                } = &mut self.nodes[at]
-                {
-                    *arms = lowered;
-                    *otherwise = other;
-                }
-            }
+            } => self.choose(who, arms, otherwise.as_deref(), span),
             StmtKind::Window {
                 slot,
                 from,
                 filter,
                 arms,
-            } => {
-                let bind = Bind {
-                    slot: *slot,
-                    coll: Expr::Call(hir::Builtin::Order, vec![from.clone()]),
-                    filter: filter.clone(),
-                };
-                self.for_loop(&bind, span, |l| {
-                    let head = l.here() - 1;
-                    let at = l.push(
-                        Node::Choose {
-                            who: Expr::Local(*slot),
-                            arms: Vec::new(),
-                            otherwise: None,
-                            pass: Some(head),
-                        },
-                        span,
-                    );
-                    let iter = l.loops.last().and_then(|x| x.0);
-                    let mut after = Vec::new();
-                    let lowered = l.arms(arms, span, &mut after, iter);
-                    // an arm taken closes the window: its Exit jumps past the loop
-                    l.loops.last_mut().expect("loop").1.extend(after);
-                    if let Node::Choose {
-                        arms, otherwise, ..
-                    } = &mut l.nodes[at]
-                    {
-                        *arms = lowered;
-                        // nobody able to act in this seat: treat as a pass
-                        *otherwise = Some(head);
-                    }
-                });
-            }
-            StmtKind::Move { what, to, bottom } => {
-                self.push(
-                    Node::Move {
-                        what: what.clone(),
-                        to: to.clone(),
-                        bottom: *bottom,
-                    },
-                    span,
-                );
-            }
-            StmtKind::MoveAll { from, to, bottom } => {
-                self.push(
-                    Node::MoveAll {
-                        from: from.clone(),
-                        to: to.clone(),
-                        bottom: *bottom,
-                    },
-                    span,
-                );
-            }
-            StmtKind::Deal(n, f, t) => {
-                self.push(Node::Deal(n.clone(), f.clone(), t.clone()), span);
-            }
-            StmtKind::Shuffle(z) => {
-                self.push(Node::Shuffle(z.clone()), span);
-            }
-            StmtKind::Swap(a, b) => {
-                self.push(Node::Swap(a.clone(), b.clone()), span);
-            }
-            StmtKind::Peek(p, c) => {
-                self.push(Node::Peek(p.clone(), c.clone()), span);
-            }
-            StmtKind::Reveal(c) => {
-                self.push(Node::Reveal(c.clone()), span);
-            }
-            StmtKind::EndGame => {
-                self.push(Node::EndGame, span);
-            }
-            StmtKind::Leave(p) => {
-                self.push(Node::Leave(*p), span);
-            }
-            StmtKind::Return => {
-                self.push(Node::Return, span);
-            }
-            StmtKind::Checkpoint => {
-                self.push(Node::Checkpoint, span);
-            }
-            StmtKind::Rollback => {
-                self.push(Node::Rollback, span);
-            }
-            StmtKind::Break => {
-                let iter = self.loops.last().and_then(|l| l.0);
-                let at = self.push(Node::Exit { iter, target: 0 }, span);
-                match self.loops.last_mut() {
-                    Some(l) => l.1.push(at),
-                    // reported by the checker; make it a no-op
-                    None => self.nodes[at] = Node::Jump(at as NodeId + 1),
-                }
-            }
-            StmtKind::Call(p, args) => {
-                self.push(Node::Call(*p, args.clone()), span);
+            } => self.window(*slot, from, filter.as_ref(), arms, span),
+            StmtKind::Break => self.break_(span),
+            other => {
+                let node = plain(other).expect("every other statement is one node");
+                self.push(node, span);
             }
         }
     }
+
+    /// `if`: a test that jumps past the `then` block (to the `else`, if any).
+    fn if_else(&mut self, c: &Expr, t: &[hir::Stmt], e: &[hir::Stmt], span: Span) {
+        let test = self.push(Node::JumpIfNot(c.clone(), 0), span);
+        self.block(t);
+        if e.is_empty() {
+            let end = self.here();
+            self.patch(test, end);
+        } else {
+            let skip = self.push(Node::Jump(0), span);
+            let els = self.here();
+            self.patch(test, els);
+            self.block(e);
+            let end = self.here();
+            self.patch(skip, end);
+        }
+    }
+
+    /// `loop` (no condition) or `while`: the body, then a jump back.
+    fn loop_(&mut self, cond: Option<&Expr>, b: &[hir::Stmt], span: Span) {
+        let head = self.here();
+        let test = cond.map(|c| self.push(Node::JumpIfNot(c.clone(), 0), span));
+        self.loops.push((None, Vec::new()));
+        self.block(b);
+        self.push(Node::Jump(head), span);
+        let exit = self.here();
+        if let Some(test) = test {
+            self.patch(test, exit);
+        }
+        self.close_loop(exit);
+    }
+
+    /// `choose`: a Choose node whose arms jump to their bodies, then to the end.
+    fn choose(
+        &mut self,
+        who: &Expr,
+        arms: &[hir::Arm],
+        otherwise: Option<&[hir::Stmt]>,
+        span: Span,
+    ) {
+        let at = self.push(
+            Node::Choose {
+                who: who.clone(),
+                arms: Vec::new(),
+                otherwise: None,
+                pass: None,
+            },
+            span,
+        );
+        let mut after = Vec::new();
+        let lowered = self.arms(arms, span, &mut after, None);
+        let other = otherwise.map(|b| {
+            let t = self.here();
+            self.block(b);
+            t
+        });
+        let end = self.here();
+        for j in after {
+            self.patch(j, end);
+        }
+        if let Node::Choose {
+            arms, otherwise, ..
+        } = &mut self.nodes[at]
+        {
+            *arms = lowered;
+            *otherwise = other;
+        }
+    }
+
+    /// `window`: a `for` over `order(from)` holding a Choose whose `pass`
+    /// (and `otherwise`) goes back to the loop head.
+    fn window(
+        &mut self,
+        slot: u16,
+        from: &Expr,
+        filter: Option<&Expr>,
+        arms: &[hir::Arm],
+        span: Span,
+    ) {
+        let bind = Bind {
+            slot,
+            coll: Expr::Call(hir::Builtin::Order, vec![from.clone()]),
+            filter: filter.cloned(),
+        };
+        self.for_loop(&bind, span, |l| {
+            let head = l.here() - 1;
+            let at = l.push(
+                Node::Choose {
+                    who: Expr::Local(slot),
+                    arms: Vec::new(),
+                    otherwise: None,
+                    pass: Some(head),
+                },
+                span,
+            );
+            let iter = l.loops.last().and_then(|x| x.0);
+            let mut after = Vec::new();
+            let lowered = l.arms(arms, span, &mut after, iter);
+            // an arm taken closes the window: its Exit jumps past the loop
+            l.loops.last_mut().expect("loop").1.extend(after);
+            if let Node::Choose {
+                arms, otherwise, ..
+            } = &mut l.nodes[at]
+            {
+                *arms = lowered;
+                // nobody able to act in this seat: treat as a pass
+                *otherwise = Some(head);
+            }
+        });
+    }
+
+    /// `break`: an Exit patched to the innermost loop's end.
+    fn break_(&mut self, span: Span) {
+        let iter = self.loops.last().and_then(|l| l.0);
+        let at = self.push(Node::Exit { iter, target: 0 }, span);
+        match self.loops.last_mut() {
+            Some(l) => l.1.push(at),
+            // reported by the checker; make it a no-op
+            None => self.nodes[at] = Node::Jump(at as NodeId + 1),
+        }
+    }
+}
+
+/// The one node a simple statement (an effect or a jump out) lowers to;
+/// `None` for the structured statements, which `Lower::stmt` lowers.
+fn plain(kind: &StmtKind) -> Option<Node> {
+    Some(match kind {
+        StmtKind::Assign(p, op, e) => Node::Assign(p.clone(), *op, e.clone()),
+        StmtKind::Move { what, to, bottom } => Node::Move {
+            what: what.clone(),
+            to: to.clone(),
+            bottom: *bottom,
+        },
+        StmtKind::MoveAll { from, to, bottom } => Node::MoveAll {
+            from: from.clone(),
+            to: to.clone(),
+            bottom: *bottom,
+        },
+        StmtKind::Deal(n, f, t) => Node::Deal(n.clone(), f.clone(), t.clone()),
+        StmtKind::Shuffle(z) => Node::Shuffle(z.clone()),
+        StmtKind::Swap(a, b) => Node::Swap(a.clone(), b.clone()),
+        StmtKind::Peek(p, c) => Node::Peek(p.clone(), c.clone()),
+        StmtKind::Reveal(c) => Node::Reveal(c.clone()),
+        StmtKind::EndGame => Node::EndGame,
+        StmtKind::Leave(p) => Node::Leave(*p),
+        StmtKind::Return => Node::Return,
+        StmtKind::Checkpoint => Node::Checkpoint,
+        StmtKind::Rollback => Node::Rollback,
+        StmtKind::Call(p, args) => Node::Call(*p, args.clone()),
+        _ => return None,
+    })
 }

@@ -2,7 +2,7 @@
 //! graph as Graphviz DOT (one cluster per phase) or as RON.
 
 use super::{Graph, Node, Phase};
-use crate::check::hir::{Builtin, Expr, LabelPart, Place, Tables};
+use crate::hir::{Builtin, Expr, LabelPart, Place, Tables};
 use crate::syntax::ast::{AggKind, AssignOp, BinOp};
 use std::fmt::Write;
 

@@ -8,6 +8,7 @@
 use super::text::{LineIndex, path_to_uri, uri_to_path};
 use crate::diag::{Diagnostic, Source, Span};
 use crate::fmt::lex::{self, Kind, Token};
+use crate::load::variant_base;
 
 use lsp_types::Uri;
 use std::collections::HashMap;
@@ -121,7 +122,7 @@ impl Analysis {
         let mut chain = vec![(Some(uri.clone()), text.to_string())];
         let mut base_problem = None;
         let mut path = uri_to_path(uri);
-        for _ in 0..8 {
+        for _ in 0..crate::load::MAX_VARIANT_DEPTH {
             let Some(base) = variant_base(&chain[0].1) else {
                 break;
             };
@@ -277,14 +278,6 @@ impl Analysis {
             .map(|(s, _)| *s)
             .collect()
     }
-}
-
-/// The base named by a `variant "NAME" extends "BASE"` line, if any.
-pub fn variant_base(text: &str) -> Option<String> {
-    text.lines()
-        .map(str::trim_start)
-        .find(|l| l.starts_with("variant ") && l.contains(" extends "))
-        .and_then(|l| l.rsplit('"').nth(1).map(str::to_string))
 }
 
 /// Top-level items: each starts at a declaration keyword first on its line

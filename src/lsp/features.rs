@@ -26,10 +26,7 @@ fn describe(d: &Decl) -> String {
 }
 
 fn builtin_doc(name: &str) -> Option<String> {
-    if let Some((_, b)) = crate::check::hir::Builtin::ALL
-        .iter()
-        .find(|(n, _)| *n == name)
-    {
+    if let Some((_, b)) = crate::hir::Builtin::ALL.iter().find(|(n, _)| *n == name) {
         let (args, ret) = b.signature();
         let args: Vec<String> = args
             .iter()
@@ -251,7 +248,7 @@ pub fn completion(a: &Analysis, pos: Position) -> Vec<CompletionItem> {
         for k in statement_keywords() {
             push(item(k, CompletionItemKind::KEYWORD, "keyword"));
         }
-        for (n, _) in crate::check::hir::Builtin::ALL {
+        for (n, _) in crate::hir::Builtin::ALL {
             push(item(n, CompletionItemKind::FUNCTION, "built-in function"));
         }
         for n in BUILTIN_VALUES {

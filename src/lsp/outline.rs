@@ -3,6 +3,7 @@
 
 use super::analysis::{Analysis, DeclKind, Role};
 use crate::diag::Diagnostic;
+use crate::diag::code;
 use crate::fmt::lex::{self, Kind};
 use lsp_types::{
     DiagnosticRelatedInformation, DiagnosticSeverity, DocumentSymbol, FoldingRange,
@@ -35,7 +36,7 @@ pub fn diagnostics(a: &Analysis) -> Vec<lsp_types::Diagnostic> {
             lsp_types::Diagnostic {
                 range: Range::default(),
                 severity: Some(DiagnosticSeverity::ERROR),
-                code: Some(NumberOrString::String("E0116".into())),
+                code: Some(NumberOrString::String(code::VARIANT_BASE.into())),
                 source: Some("grail".into()),
                 message,
                 ..Default::default()

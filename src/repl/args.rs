@@ -38,14 +38,7 @@ pub struct PlayArgs {
 
 /// The option values after applying `NAME=VALUE` settings to the defaults.
 pub fn options_from(game: &Game, sets: &[String]) -> Result<Vec<i32>, String> {
-    let mut opts = game.default_options();
-    for s in sets {
-        let Some((name, value)) = s.split_once('=') else {
-            return Err(format!("--set takes NAME=VALUE, not '{s}'"));
-        };
-        game.set_option(&mut opts, name.trim(), value.trim())?;
-    }
-    Ok(opts)
+    Ok(game.options_from(sets)?)
 }
 
 /// What the loop does after a command.

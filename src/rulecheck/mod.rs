@@ -52,8 +52,9 @@ pub use run::{Run, SimSection, prepare};
 pub use split::Parts;
 pub use verdicts::{Evidence, INLINE_MOVES};
 
+use crate::diag::code;
 use crate::diag::{Diagnostic, Source, Span};
-use crate::engine::{Compiled, compile};
+use crate::load::{Compiled, compile};
 use std::path::{Path, PathBuf};
 
 /// What to promote from warning to error.
@@ -244,7 +245,7 @@ fn check_compiled(source: Source, config: &Config) -> (FileReport, Compiled) {
     let compiled = compile(source.clone());
     let mut report = FileReport::new(source, config);
     for d in &compiled.diags.items {
-        if d.code == "E0107" {
+        if d.code == code::UNREACHABLE_PHASE {
             // folded into `unreachable-phase`; recomputed below when the graph exists
             if compiled.graph.is_none() {
                 report.add(
@@ -279,14 +280,14 @@ pub fn check_path(path: impl AsRef<Path>, config: &Config) -> FileReport {
 
 /// Read a rules file (a variant together with its base) and check it.
 fn read_and_check(path: &Path, config: &Config) -> (FileReport, Option<Compiled>) {
-    match crate::engine::read_rules(path) {
+    match crate::load::read_rules(path) {
         Ok(source) => {
             let (r, c) = check_compiled(source, config);
             (r, Some(c))
         }
         Err(d) => {
             let mut r = FileReport::new(d.source.clone(), config);
-            match d.items.iter().find(|x| x.code == "E0000") {
+            match d.items.iter().find(|x| x.code == code::UNREADABLE) {
                 Some(e) => r.unreadable = Some(e.message.clone()),
                 None => {
                     for x in d.items {

@@ -10,7 +10,7 @@
 //! shown in the same table (`run.rs` makes its columns).
 
 use crate::agent::AgentKind;
-use crate::engine::Game;
+use crate::engine::{Game, SetError};
 use serde::{Deserialize, Serialize};
 use std::fmt::Write;
 
@@ -217,21 +217,12 @@ impl Plan {
             None => (lo..=hi).collect(),
         };
         for &n in &counts {
-            if n < lo || n > hi {
-                return Err(format!(
-                    "{} is for {lo} to {hi} players, not {n}",
-                    game.name()
-                ));
-            }
+            game.check_players(n)?;
         }
-        let mut base = game.default_options();
-        for s in &self.sets {
-            let (name, value) = s
-                .split_once('=')
-                .ok_or_else(|| format!("--set takes OPTION=VALUE, not `{s}`"))?;
-            game.set_option(&mut base, name.trim(), value.trim())
-                .map_err(|e| format!("--set {s}: {e}"))?;
-        }
+        let base = game.options_from(&self.sets).map_err(|e| match e {
+            SetError::Option { setting, error } => format!("--set {setting}: {error}"),
+            e => e.to_string(),
+        })?;
         // (label parts, options) for each variant, then each vary value.
         let mut rows: Vec<(Vec<String>, Vec<i32>)> = Vec::new();
         let first: Vec<String> = source.iter().map(|s| s.to_string()).collect();

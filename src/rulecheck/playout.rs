@@ -11,7 +11,9 @@
 use super::stats::{At, Incident, Kind, Layout, Stats};
 use crate::agent::{Agent, AgentKind};
 use crate::engine::{Action, EngineError, Game, State};
-use crate::sim::{agent_seed, game_seed};
+use crate::playout::{self, Observer, Stop};
+use crate::sim::{agent_seed, game_seed, seats};
+use std::ops::ControlFlow;
 
 /// One column of one game: what is fixed for all its games.
 pub struct Table<'a> {
@@ -45,8 +47,8 @@ fn fault_at(game: &Game, e: &EngineError, state: Option<&State>) -> At {
             .position(|p| &p.name == phase)
             .map_or(At::Game, |i| At::Node(i as u16, *node)),
         _ => state
-            .and_then(|s| s.frames().last())
-            .map_or(At::Game, |f| At::Node(f.phase, f.pc)),
+            .and_then(State::decision_node)
+            .map_or(At::Game, |(p, n)| At::Node(p, n)),
     }
 }
 
@@ -80,6 +82,64 @@ fn audit(game: &Game, state: &State) -> Option<(Kind, At, String)> {
     None
 }
 
+/// What rulecheck watches in a game: coverage of nodes and arms,
+/// branching, the picks made (for reproductions), the audits after setup
+/// and every decision, and lead changes.
+struct Watch<'a> {
+    layout: &'a Layout,
+    stats: &'a mut Stats,
+    picks: Option<&'a mut Vec<u32>>,
+    highest: bool,
+    lead: Option<usize>,
+    changes: u32,
+    /// What an audit found, when it stopped the game.
+    found: Option<(Kind, At, String)>,
+}
+
+impl Observer for Watch<'_> {
+    fn node(&mut self, phase: u16, node: u32) {
+        self.stats.nodes[self.layout.node(phase, node)] += 1;
+    }
+
+    fn decision(&mut self, _: &Game, state: &State, legal: &[Action], pick: usize) {
+        self.stats.choices += 1;
+        self.stats.offered += legal.len() as u64;
+        self.stats.forced += u64::from(legal.len() == 1);
+        if let Some(p) = self.picks.as_deref_mut() {
+            p.push(pick as u32);
+        }
+        let action = legal[pick];
+        if action.arm != Action::PASS
+            && let Some((phase, node)) = state.decision_node()
+            && let Some(arm) = self.layout.arm(phase, node, action.arm)
+        {
+            self.stats.arms[arm] += 1;
+        }
+    }
+
+    fn after(&mut self, game: &Game, state: &State, taken: u32) -> ControlFlow<()> {
+        if let Some((kind, at, m)) = audit(game, state) {
+            let m = if taken == 0 {
+                format!("{m} after setup")
+            } else {
+                format!("{m} after move {taken}")
+            };
+            self.found = Some((kind, at, m));
+            return ControlFlow::Break(());
+        }
+        let now = leader(&state.scores(game), self.highest);
+        if taken == 0 {
+            self.lead = now;
+        } else if let Some(now) = now {
+            if self.lead.is_some_and(|l| l != now) {
+                self.changes += 1;
+            }
+            self.lead = Some(now);
+        }
+        ControlFlow::Continue(())
+    }
+}
+
 /// Play game `index` of the run seeded `run_seed`, counting it into `stats`.
 /// `buf` is a reusable buffer; `picks`, when given, receives the index in
 /// the legal actions of every move made (for reproductions).
@@ -89,124 +149,102 @@ pub fn play(
     index: u64,
     buf: &mut Vec<Action>,
     stats: &mut Stats,
-    mut picks: Option<&mut Vec<u32>>,
+    picks: Option<&mut Vec<u32>>,
 ) {
     let game = t.game;
-    let layout = t.layout;
     let seed = game_seed(run_seed, index);
     stats.games += 1;
-    let incident = |stats: &mut Stats, kind, at, moves, failing_move, message| {
-        stats.incident(
-            kind,
-            at,
-            Incident {
-                game: index,
-                seed,
-                moves,
-                failing_move,
-                message,
-            },
-        );
+    let mut agents: Vec<Box<dyn Agent + Send>> = (0..t.players)
+        .map(|p| t.agent.build(agent_seed(seed, p)))
+        .collect();
+    let mut w = Watch {
+        layout: t.layout,
+        stats,
+        picks,
+        highest: game.graph().tables.winners_highest,
+        lead: None,
+        changes: 0,
+        found: None,
     };
-    let nodes = &mut stats.nodes;
-    let started = State::new_observed(game, t.players, seed, t.options, &mut |p, n| {
-        nodes[layout.node(p, n)] += 1
-    });
-    let mut state = match started {
-        Ok(s) => s,
+    let played = playout::play(
+        game,
+        (t.players, seed, t.options),
+        &mut seats(&mut agents),
+        &mut w,
+        buf,
+        Some(t.max_decisions),
+    );
+    let (kind, at, moves, failing_move, message) = match played {
         Err(e) => {
-            let at = fault_at(game, &e, None);
             let m = match &e {
                 EngineError::Fault { message, .. } => format!("at setup: {message}"),
                 _ => format!("at setup: {e}"),
             };
-            incident(stats, kind_of(&e), at, 0, false, m);
-            return;
+            (kind_of(&e), fault_at(game, &e, None), 0, false, m)
+        }
+        Ok((state, run)) => {
+            let taken = run.taken;
+            match run.stop {
+                Stop::Over => {
+                    let winners = state.winners(game);
+                    let changes = w.changes;
+                    w.stats
+                        .finish(state.turns(), state.decisions(), &winners, changes);
+                    return;
+                }
+                Stop::Capped => {
+                    let m = format!(
+                        "still running after {taken} decisions ({} turns)",
+                        state.turns()
+                    );
+                    (Kind::DoesNotEnd, At::Game, taken, false, m)
+                }
+                Stop::Stuck => {
+                    let at = state
+                        .decision_node()
+                        .map_or(At::Game, |(p, n)| At::Node(p, n));
+                    let who = match state.chooser() {
+                        Some(p) => format!("P{p} must choose but has no legal action"),
+                        None => "nobody can act".to_string(),
+                    };
+                    let m = format!("{who} after {taken} decisions");
+                    (Kind::Softlock, at, taken, false, m)
+                }
+                Stop::Fault(e) => {
+                    let m = match &e {
+                        EngineError::Fault { message, .. } => format!("move {taken}: {message}"),
+                        _ => format!("move {taken}: {e}"),
+                    };
+                    (
+                        kind_of(&e),
+                        fault_at(game, &e, Some(&state)),
+                        taken,
+                        true,
+                        m,
+                    )
+                }
+                Stop::Observer => {
+                    let (kind, at, m) = w.found.take().unwrap_or((
+                        Kind::RuleFault,
+                        At::Game,
+                        "stopped".to_string(),
+                    ));
+                    (kind, at, taken, false, m)
+                }
+            }
         }
     };
-    if let Some((kind, at, m)) = audit(game, &state) {
-        incident(stats, kind, at, 0, false, format!("{m} after setup"));
-        return;
-    }
-    let mut agents: Vec<Box<dyn Agent + Send>> = (0..t.players)
-        .map(|p| t.agent.build(agent_seed(seed, p)))
-        .collect();
-    let highest = game.graph().tables.winners_highest;
-    let mut lead = leader(&state.scores(game), highest);
-    let mut changes = 0u32;
-    let mut taken: u32 = 0;
-    loop {
-        if state.is_over() {
-            let winners = state.winners(game);
-            stats.finish(state.turns(), state.decisions(), &winners, changes);
-            return;
-        }
-        if taken >= t.max_decisions {
-            let m = format!(
-                "still running after {taken} decisions ({} turns)",
-                state.turns()
-            );
-            incident(stats, Kind::DoesNotEnd, At::Game, taken, false, m);
-            return;
-        }
-        state.legal_actions_into(game, buf);
-        let (Some(seat), false) = (state.chooser(), buf.is_empty()) else {
-            let at = state
-                .frames()
-                .last()
-                .map_or(At::Game, |f| At::Node(f.phase, f.pc));
-            let who = match state.chooser() {
-                Some(p) => format!("P{p} must choose but has no legal action"),
-                None => "nobody can act".to_string(),
-            };
-            let m = format!("{who} after {taken} decisions");
-            incident(stats, Kind::Softlock, at, taken, false, m);
-            return;
-        };
-        stats.choices += 1;
-        stats.offered += buf.len() as u64;
-        stats.forced += u64::from(buf.len() == 1);
-        let pick = agents[seat].choose(game, &state, buf).min(buf.len() - 1);
-        let action = buf[pick];
-        if let Some(p) = picks.as_deref_mut() {
-            p.push(pick as u32);
-        }
-        if action.arm != Action::PASS
-            && let Some(f) = state.frames().last()
-            && let Some(arm) = layout.arm(f.phase, f.pc, action.arm)
-        {
-            stats.arms[arm] += 1;
-        }
-        let nodes = &mut stats.nodes;
-        let applied = state.apply_observed(game, action, &mut |p, n| nodes[layout.node(p, n)] += 1);
-        taken += 1;
-        if let Err(e) = applied {
-            let at = fault_at(game, &e, Some(&state));
-            let m = match &e {
-                EngineError::Fault { message, .. } => format!("move {taken}: {message}"),
-                _ => format!("move {taken}: {e}"),
-            };
-            incident(stats, kind_of(&e), at, taken, true, m);
-            return;
-        }
-        if let Some((kind, at, m)) = audit(game, &state) {
-            incident(
-                stats,
-                kind,
-                at,
-                taken,
-                false,
-                format!("{m} after move {taken}"),
-            );
-            return;
-        }
-        if let Some(now) = leader(&state.scores(game), highest) {
-            if lead.is_some_and(|l| l != now) {
-                changes += 1;
-            }
-            lead = Some(now);
-        }
-    }
+    w.stats.incident(
+        kind,
+        at,
+        Incident {
+            game: index,
+            seed,
+            moves,
+            failing_move,
+            message,
+        },
+    );
 }
 
 /// The moves of game `index` up to where it stopped, as indices into the

@@ -11,7 +11,8 @@ use super::simulate;
 use super::stats::{Layout, Stats};
 use super::verdicts::{self, Input};
 use super::{Config, Context, FileReport, Report, read_and_check};
-use crate::engine::{Compiled, Game};
+use crate::engine::Game;
+use crate::load::Compiled;
 use std::path::Path;
 
 /// The simulation behind one file's report.
@@ -52,13 +53,9 @@ pub struct Run {
     pub(super) files: Vec<Prepared>,
 }
 
+/// FNV-1a of a rules text: the digest saved games and shard parts carry.
 pub(super) fn fnv(text: &str) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in text.bytes() {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x100_0000_01b3);
-    }
-    h
+    crate::load::digest(text)
 }
 
 /// Check one file statically and plan its columns.

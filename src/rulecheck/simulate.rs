@@ -17,6 +17,8 @@ use rayon::prelude::*;
 use std::ops::Range;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
+pub use crate::playout::with_jobs;
+
 /// Moves of an incident that replays every move made before a panic.
 pub const ALL_MOVES: u32 = u32::MAX;
 
@@ -101,18 +103,4 @@ fn chunk(t: &Table, seed: u64, range: Range<u64>, tick: &(dyn Fn() + Sync)) -> S
             a.merge(&b);
             a
         })
-}
-
-/// Run `work` on `jobs` threads, or on rayon's global pool (all cores).
-pub fn with_jobs<T: Send>(jobs: Option<usize>, work: impl FnOnce() -> T + Send) -> T {
-    match jobs {
-        Some(n) => match rayon::ThreadPoolBuilder::new()
-            .num_threads(n.max(1))
-            .build()
-        {
-            Ok(pool) => pool.install(work),
-            Err(_) => work(),
-        },
-        None => work(),
-    }
 }

@@ -13,7 +13,7 @@ pub struct Parts {
     base_len: u32,
 }
 
-/// How `engine::read_rules` names a variant read with its base.
+/// How `load::read_rules` names a variant read with its base.
 const SEAM: &str = " (after its base ";
 
 impl Parts {

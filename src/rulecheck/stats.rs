@@ -7,6 +7,7 @@
 //! when a report is drawn.
 
 use crate::graph::{Graph, Node};
+pub use crate::playout::{Incident, Incidents};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -130,44 +131,6 @@ pub enum At {
     Invariant(u16),
 }
 
-/// One game that went wrong: enough to replay it to the step in question.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Incident {
-    /// The game's number in the run, and its engine seed.
-    pub game: u64,
-    pub seed: u64,
-    /// The moves to replay: the last one is the move that failed, for
-    /// faults and runaways; otherwise the position after them is the problem.
-    pub moves: u32,
-    /// Whether the last of `moves` is the move that failed.
-    pub failing_move: bool,
-    pub message: String,
-}
-
-/// Games that went wrong in one way at one place: how many, the first few.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Incidents {
-    pub count: u64,
-    pub first: Vec<Incident>,
-}
-
-impl Incidents {
-    fn add(&mut self, i: Incident) {
-        self.count += 1;
-        let at = self.first.partition_point(|x| x.game < i.game);
-        if at < KEEP {
-            self.first.insert(at, i);
-            self.first.truncate(KEEP);
-        }
-    }
-    fn merge(&mut self, o: &Incidents) {
-        self.count += o.count;
-        self.first.extend(o.first.iter().cloned());
-        self.first.sort_by_key(|i| i.game);
-        self.first.truncate(KEEP);
-    }
-}
-
 /// Everything counted over a slice of the games of one column.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Stats {
@@ -205,7 +168,7 @@ impl Stats {
     }
 
     pub fn incident(&mut self, kind: Kind, at: At, i: Incident) {
-        self.incidents.entry((kind, at)).or_default().add(i);
+        self.incidents.entry((kind, at)).or_default().add(i, KEEP);
     }
 
     /// Count a finished game in.
@@ -257,7 +220,7 @@ impl Stats {
         add_counts(&mut self.nodes, &o.nodes);
         add_counts(&mut self.arms, &o.arms);
         for (k, v) in &o.incidents {
-            self.incidents.entry(*k).or_default().merge(v);
+            self.incidents.entry(*k).or_default().merge(v, KEEP);
         }
     }
 
@@ -359,26 +322,5 @@ mod tests {
         s.finish(1, 1, &[0, 1], 0);
         assert_eq!(s.ties, 1);
         assert!((s.win_share(1).0 - 30.5 / 101.0).abs() < 1e-12);
-    }
-
-    #[test]
-    fn incidents_keep_the_lowest_games_in_any_order() {
-        let inc = |g| Incident {
-            game: g,
-            seed: g,
-            moves: 0,
-            failing_move: false,
-            message: String::new(),
-        };
-        let (mut a, mut b) = (Incidents::default(), Incidents::default());
-        for g in [9, 4, 7, 1] {
-            a.add(inc(g));
-        }
-        for g in [8, 2, 3] {
-            b.add(inc(g));
-        }
-        a.merge(&b);
-        let games: Vec<u64> = a.first.iter().map(|i| i.game).collect();
-        assert_eq!((a.count, games), (7, vec![1, 2, 3]));
     }
 }

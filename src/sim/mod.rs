@@ -11,10 +11,11 @@ mod play;
 mod render;
 mod report;
 
+pub use crate::playout::MAX_JOBS;
 pub use play::{
-    MAX_JOBS, SimConfig, agent_seed, game_seed, play_game, simulate, simulate_each, simulate_with,
+    SimConfig, agent_seed, game_seed, play_game, seats, simulate, simulate_each, simulate_with,
 };
-pub use render::{Timing, json_number, json_string};
+pub use render::Timing;
 pub use report::{GameOutcome, GameResult, Incident, Incidents, KEEP_INCIDENTS, SimReport, Tally};
 
 use crate::agent::AgentKind;
@@ -71,12 +72,7 @@ pub struct SimArgs {
 pub fn config(game: &Game, args: &SimArgs) -> Result<SimConfig, String> {
     let players = args.players.unwrap_or(game.players().0);
     let mut cfg = SimConfig::new(game, players, args.games);
-    for s in &args.set {
-        let Some((name, value)) = s.split_once('=') else {
-            return Err(format!("--set takes OPT=VALUE, not `{s}`"));
-        };
-        game.set_option(&mut cfg.options, name.trim(), value.trim())?;
-    }
+    cfg.options = game.options_from(&args.set)?;
     cfg.seed = args.seed;
     cfg.first = args.first;
     cfg.agents = args.agent.clone();

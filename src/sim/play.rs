@@ -7,7 +7,9 @@
 use super::report::{GameOutcome, GameResult, SimReport};
 use crate::agent::{Agent, AgentKind};
 use crate::engine::{Action, Game, State};
+use crate::playout::{self, Observer, Stop};
 use rayon::prelude::*;
+use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// What to play.
@@ -52,14 +54,7 @@ impl SimConfig {
 
     /// A one-line reason why this configuration cannot be played.
     pub fn validate(&self, game: &Game) -> Result<(), String> {
-        let (lo, hi) = game.players();
-        if self.players < lo || self.players > hi {
-            return Err(format!(
-                "{} is for {lo} to {hi} players, not {}",
-                game.name(),
-                self.players
-            ));
-        }
+        game.check_players(self.players)?;
         if self.options.len() != game.options().len() {
             return Err(format!(
                 "expected {} option values, got {}",
@@ -67,13 +62,7 @@ impl SimConfig {
                 self.options.len()
             ));
         }
-        if self.jobs == Some(0) {
-            return Err("--jobs must be at least 1".into());
-        }
-        if let Some(j) = self.jobs.filter(|j| *j > MAX_JOBS) {
-            return Err(format!("--jobs may be at most {MAX_JOBS}, not {j}"));
-        }
-        Ok(())
+        playout::check_jobs(self.jobs)
     }
 
     pub fn agent(&self, seat: usize) -> AgentKind {
@@ -130,70 +119,98 @@ pub fn play_game(
     watch: &mut dyn FnMut(&State, Action),
 ) -> GameResult {
     let seed = game_seed(cfg.seed, index);
-    let mut scores = Vec::new();
-    let outcome = play_seeded(game, cfg, index, seed, buf, watch, &mut scores);
-    GameResult {
-        index,
-        seed,
-        outcome,
-        rotation: cfg.rotation(index),
-        scores,
-    }
-}
-
-fn play_seeded(
-    game: &Game,
-    cfg: &SimConfig,
-    index: u64,
-    seed: u64,
-    buf: &mut Vec<Action>,
-    watch: &mut dyn FnMut(&State, Action),
-    scores: &mut Vec<i32>,
-) -> GameOutcome {
-    let mut state = match State::new(game, cfg.players, seed, &cfg.options) {
-        Ok(s) => s,
-        Err(e) => return GameOutcome::Fault(format!("at setup: {e}")),
-    };
-    if cfg.check_conservation
-        && let Err(e) = state.check_conservation(game)
-    {
-        return GameOutcome::Fault(format!("after setup: {e}"));
-    }
     let mut agents: Vec<Box<dyn Agent + Send>> = (0..cfg.players)
         .map(|p| cfg.seat_agent(p, index).build(agent_seed(seed, p)))
         .collect();
-    let mut taken: u32 = 0;
-    loop {
-        if state.is_over() {
-            *scores = state.scores(game);
-            return GameOutcome::Finished {
+    let mut obs = Watch {
+        check_conservation: cfg.check_conservation,
+        watch,
+        problem: None,
+    };
+    let mut result = GameResult {
+        index,
+        seed,
+        outcome: GameOutcome::Unfinished(String::new()),
+        rotation: cfg.rotation(index),
+        scores: Vec::new(),
+        moves: 0,
+        failing_move: false,
+    };
+    let played = playout::play(
+        game,
+        (cfg.players, seed, &cfg.options),
+        &mut seats(&mut agents),
+        &mut obs,
+        buf,
+        Some(cfg.max_decisions),
+    );
+    let (state, run) = match played {
+        Ok(p) => p,
+        Err(e) => {
+            result.outcome = GameOutcome::Fault(format!("at setup: {e}"));
+            return result;
+        }
+    };
+    let taken = run.taken;
+    result.moves = taken;
+    result.outcome = match run.stop {
+        Stop::Over => {
+            result.scores = state.scores(game);
+            GameOutcome::Finished {
                 turns: state.turns(),
                 decisions: state.decisions(),
                 winners: state.winners(game),
-            };
+            }
         }
-        if taken >= cfg.max_decisions {
-            return GameOutcome::Unfinished(format!(
-                "still running after {taken} decisions ({} turns)",
-                state.turns()
-            ));
+        Stop::Capped => GameOutcome::Unfinished(format!(
+            "still running after {taken} decisions ({} turns)",
+            state.turns()
+        )),
+        Stop::Stuck => GameOutcome::Stuck(stuck_message(game, &state)),
+        Stop::Fault(e) => {
+            result.failing_move = true;
+            GameOutcome::Fault(format!("after {taken} decisions: {e}"))
         }
-        state.legal_actions_into(game, buf);
-        let Some(seat) = state.chooser().filter(|_| !buf.is_empty()) else {
-            return GameOutcome::Stuck(stuck_message(game, &state));
-        };
-        let pick = agents[seat].choose(game, &state, buf);
-        let action = buf[pick.min(buf.len() - 1)];
-        watch(&state, action);
-        if let Err(e) = state.apply_unchecked(game, action) {
-            return GameOutcome::Fault(format!("after {} decisions: {e}", taken + 1));
+        Stop::Observer => {
+            let e = obs.problem.take().unwrap_or_default();
+            if taken == 0 {
+                GameOutcome::Fault(format!("after setup: {e}"))
+            } else {
+                GameOutcome::Fault(format!("after {taken} decisions: {e}"))
+            }
         }
-        taken += 1;
-        if cfg.check_conservation
+    };
+    result
+}
+
+/// Each seat's agent picks its move.
+pub fn seats<'a>(
+    agents: &'a mut [Box<dyn Agent + Send>],
+) -> impl FnMut(&Game, &State, usize, &[Action]) -> usize + 'a {
+    move |game, state, seat, legal| agents[seat].choose(game, state, legal)
+}
+
+/// What a batch game watches: the trace callback, and card conservation
+/// after setup and every decision when asked.
+struct Watch<'a> {
+    check_conservation: bool,
+    watch: &'a mut dyn FnMut(&State, Action),
+    problem: Option<String>,
+}
+
+impl Observer for Watch<'_> {
+    fn decision(&mut self, _: &Game, state: &State, legal: &[Action], pick: usize) {
+        (self.watch)(state, legal[pick]);
+    }
+
+    fn after(&mut self, game: &Game, state: &State, _: u32) -> ControlFlow<()> {
+        if self.check_conservation
             && let Err(e) = state.check_conservation(game)
         {
-            return GameOutcome::Fault(format!("after {taken} decisions: {e}"));
+            self.problem = Some(e.to_string());
+            return ControlFlow::Break(());
         }
+        ControlFlow::Continue(())
     }
 }
 
@@ -203,23 +220,15 @@ fn stuck_message(game: &Game, state: &State) -> String {
         Some(p) => format!("P{p} has no legal action"),
         None => "nobody can act".to_string(),
     };
-    let place = state.frames().last().and_then(|f| {
-        let phase = game.graph().phases.get(f.phase as usize)?;
-        Some(format!(
-            " in phase `{}` (line {})",
-            phase.name,
-            game.line_of(f.phase, f.pc)
-        ))
-    });
+    let place = state
+        .pending_choice(game)
+        .map(|c| format!(" in phase `{}` (line {})", c.phase, c.line));
     format!(
         "{who}{} after {} decisions",
         place.unwrap_or_default(),
         state.decisions()
     )
 }
-
-/// The most threads `--jobs` may ask for (docs/language.md, "Limits").
-pub const MAX_JOBS: usize = 256;
 
 /// Play the batch described by `cfg` on all cores (or `cfg.jobs` threads).
 pub fn simulate(game: &Game, cfg: &SimConfig) -> SimReport {
@@ -262,14 +271,5 @@ pub fn simulate_each(
             )
             .reduce(|| SimReport::empty(game, cfg), SimReport::merge)
     };
-    match cfg.jobs {
-        Some(n) => match rayon::ThreadPoolBuilder::new()
-            .num_threads(n.max(1))
-            .build()
-        {
-            Ok(pool) => pool.install(work),
-            Err(_) => work(),
-        },
-        None => work(),
-    }
+    playout::with_jobs(cfg.jobs, work)
 }

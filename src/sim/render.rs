@@ -1,9 +1,10 @@
 //! Printing a [`SimReport`]: the text summary for people and a compact JSON
-//! object for machines (written by hand: the report is small and flat).
+//! object for machines (serde).
 
 use super::play::SimConfig;
-use super::report::{Incidents, SimReport};
+use super::report::{Incidents, SimReport, Tally};
 use crate::engine::Game;
+use serde::Serialize;
 use std::fmt::Write;
 
 /// How long a batch took, and on how many threads.
@@ -162,146 +163,139 @@ pub fn text(game: &Game, cfg: &SimConfig, r: &SimReport, t: Timing) -> String {
     s
 }
 
-/// A JSON string literal.
-pub fn json_string(v: &str) -> String {
-    let mut s = String::with_capacity(v.len() + 2);
-    s.push('"');
-    for c in v.chars() {
-        match c {
-            '"' => s.push_str("\\\""),
-            '\\' => s.push_str("\\\\"),
-            '\n' => s.push_str("\\n"),
-            '\r' => s.push_str("\\r"),
-            '\t' => s.push_str("\\t"),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(s, "\\u{:04x}", c as u32);
-            }
-            c => s.push(c),
+/// `{"sum":N,"min":N|null,"max":N|null,"mean":F}` of a tally over the
+/// finished games (min and max are null when none finished).
+#[derive(Serialize)]
+struct TallyJson {
+    sum: u64,
+    min: Option<u32>,
+    max: Option<u32>,
+    mean: f64,
+}
+
+impl TallyJson {
+    fn of(x: &Tally, finished: u64) -> TallyJson {
+        TallyJson {
+            sum: x.sum,
+            min: (finished > 0).then_some(x.min),
+            max: (finished > 0).then_some(x.max),
+            mean: x.mean(finished),
         }
     }
-    s.push('"');
-    s
 }
 
-/// A JSON number (`null` for NaN and infinities, which JSON lacks).
-pub fn json_number(v: f64) -> String {
-    if v.is_finite() {
-        format!("{v}")
-    } else {
-        "null".into()
+#[derive(Serialize)]
+struct SeatJson<'a> {
+    seat: usize,
+    agent: &'a str,
+    win_share: f64,
+    games_won: u64,
+    wins_by_winner_count: &'a [u64],
+}
+
+#[derive(Serialize)]
+struct AgentJson<'a> {
+    agent: &'a str,
+    seats: u64,
+    win_rate: f64,
+    ci95: [f64; 2],
+}
+
+/// The game's options as a JSON object in declaration order.
+struct OptionsJson<'a>(Vec<(&'a str, i32)>);
+
+impl Serialize for OptionsJson<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(Some(self.0.len()))?;
+        for (k, v) in &self.0 {
+            m.serialize_entry(k, v)?;
+        }
+        m.end()
     }
 }
 
-/// `[a,b,...]` from JSON values.
-fn json_array<I: IntoIterator<Item = String>>(items: I) -> String {
-    let items: Vec<String> = items.into_iter().collect();
-    format!("[{}]", items.join(","))
+/// The shape of `grail sim --json` (docs/sim.md): field order is output order.
+#[derive(Serialize)]
+struct ReportJson<'a> {
+    rules: &'a str,
+    file: &'a str,
+    players: usize,
+    seed: u64,
+    first_game: u64,
+    options: OptionsJson<'a>,
+    max_decisions: u32,
+    games: u64,
+    finished: u64,
+    errors: u64,
+    stuck: &'a Incidents,
+    faults: &'a Incidents,
+    unfinished: &'a Incidents,
+    turns: TallyJson,
+    decisions: TallyJson,
+    seats: Vec<SeatJson<'a>>,
+    by_agent: Vec<AgentJson<'a>>,
+    no_winner: u64,
+    seconds: f64,
+    threads: usize,
+    games_per_second: f64,
 }
 
-/// `{"k":v,...}` from keys and JSON values.
-fn json_object<'a, I: IntoIterator<Item = (&'a str, String)>>(fields: I) -> String {
-    let fields: Vec<String> = fields
-        .into_iter()
-        .map(|(k, v)| format!("{}:{v}", json_string(k)))
-        .collect();
-    format!("{{{}}}", fields.join(","))
-}
-
-fn json_incidents(list: &Incidents) -> String {
-    let first = list.first.iter().map(|i| {
-        json_object([
-            ("game", i.game.to_string()),
-            ("seed", i.seed.to_string()),
-            ("message", json_string(&i.message)),
-        ])
-    });
-    json_object([
-        ("count", list.count.to_string()),
-        ("first", json_array(first)),
-    ])
-}
-
-/// The report as one JSON object (one line).
+/// The report as one JSON object (one line). Numbers that are not finite
+/// are `null`; incidents carry the moves that replay them.
 pub fn json(game: &Game, cfg: &SimConfig, r: &SimReport, t: Timing) -> String {
     let options = game
         .options()
         .iter()
         .zip(&cfg.options)
-        .map(|(o, v)| (o.name.as_str(), v.to_string()));
-    let tally = |x: &super::report::Tally| {
-        let (min, max) = if r.finished == 0 {
-            ("null".into(), "null".into())
-        } else {
-            (x.min.to_string(), x.max.to_string())
-        };
-        json_object([
-            ("sum", x.sum.to_string()),
-            ("min", min),
-            ("max", max),
-            ("mean", json_number(x.mean(r.finished))),
-        ])
+        .map(|(o, v)| (o.name.as_str(), *v))
+        .collect();
+    let seats = (0..r.players)
+        .map(|p| SeatJson {
+            seat: p,
+            agent: r.agents.get(p).map(String::as_str).unwrap_or("random"),
+            win_share: r.win_share(p),
+            games_won: r.games_won(p),
+            wins_by_winner_count: r.wins.get(p).map(Vec::as_slice).unwrap_or(&[]),
+        })
+        .collect();
+    let by_agent = r
+        .agent_names
+        .iter()
+        .enumerate()
+        .map(|(a, name)| {
+            let (rate, lo, hi) = r.agent_win_rate(a);
+            AgentJson {
+                agent: name,
+                seats: r.agent_seats[a],
+                win_rate: rate,
+                ci95: [lo, hi],
+            }
+        })
+        .collect();
+    let report = ReportJson {
+        rules: &r.rules,
+        file: &game.source().name,
+        players: r.players,
+        seed: cfg.seed,
+        first_game: cfg.first,
+        options: OptionsJson(options),
+        max_decisions: cfg.max_decisions,
+        games: r.games,
+        finished: r.finished,
+        errors: r.errors(),
+        stuck: &r.stuck,
+        faults: &r.faults,
+        unfinished: &r.unfinished,
+        turns: TallyJson::of(&r.turns, r.finished),
+        decisions: TallyJson::of(&r.decisions, r.finished),
+        seats,
+        by_agent,
+        no_winner: r.no_winner,
+        seconds: t.seconds,
+        threads: t.threads,
+        games_per_second: t.games_per_second(r.games),
     };
-    let seats = (0..r.players).map(|p| {
-        json_object([
-            ("seat", p.to_string()),
-            (
-                "agent",
-                json_string(r.agents.get(p).map(String::as_str).unwrap_or("random")),
-            ),
-            ("win_share", json_number(r.win_share(p))),
-            ("games_won", r.games_won(p).to_string()),
-            (
-                "wins_by_winner_count",
-                json_array(r.wins.get(p).into_iter().flatten().map(u64::to_string)),
-            ),
-        ])
-    });
-    let by_agent = r.agent_names.iter().enumerate().map(|(a, name)| {
-        let (rate, lo, hi) = r.agent_win_rate(a);
-        json_object([
-            ("agent", json_string(name)),
-            ("seats", r.agent_seats[a].to_string()),
-            ("win_rate", json_number(rate)),
-            ("ci95", json_array([json_number(lo), json_number(hi)])),
-        ])
-    });
-    json_object([
-        ("rules", json_string(&r.rules)),
-        ("file", json_string(&game.source().name)),
-        ("players", r.players.to_string()),
-        ("seed", cfg.seed.to_string()),
-        ("first_game", cfg.first.to_string()),
-        ("options", json_object(options)),
-        ("max_decisions", cfg.max_decisions.to_string()),
-        ("games", r.games.to_string()),
-        ("finished", r.finished.to_string()),
-        ("errors", r.errors().to_string()),
-        ("stuck", json_incidents(&r.stuck)),
-        ("faults", json_incidents(&r.faults)),
-        ("unfinished", json_incidents(&r.unfinished)),
-        ("turns", tally(&r.turns)),
-        ("decisions", tally(&r.decisions)),
-        ("seats", json_array(seats)),
-        ("by_agent", json_array(by_agent)),
-        ("no_winner", r.no_winner.to_string()),
-        ("seconds", json_number(t.seconds)),
-        ("threads", t.threads.to_string()),
-        ("games_per_second", json_number(t.games_per_second(r.games))),
-    ]) + "\n"
-}
-
-#[cfg(test)]
-mod tests {
-    use super::{json_number, json_string};
-
-    #[test]
-    fn json_strings_are_escaped() {
-        assert_eq!(
-            json_string("a\"b\\c\nd\u{1}é"),
-            "\"a\\\"b\\\\c\\nd\\u0001é\""
-        );
-        assert_eq!(json_number(0.5), "0.5");
-        assert_eq!(json_number(f64::NAN), "null");
-        assert_eq!(json_number(1e21), "1000000000000000000000");
-    }
+    // Serialising plain structs of numbers and strings cannot fail.
+    serde_json::to_string(&report).unwrap_or_default() + "\n"
 }

@@ -5,6 +5,7 @@
 
 use super::play::SimConfig;
 use crate::engine::Game;
+pub use crate::playout::{Incident, Incidents};
 
 /// How many incidents of each kind a report keeps (the lowest game numbers).
 pub const KEEP_INCIDENTS: usize = 5;
@@ -35,39 +36,10 @@ pub struct GameResult {
     pub rotation: usize,
     /// Each seat's first `winners` key at the end (empty unless finished).
     pub scores: Vec<i32>,
-}
-
-/// One game that went wrong.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Incident {
-    pub game: u64,
-    pub seed: u64,
-    pub message: String,
-}
-
-/// Games that went wrong in one way: how many, and the first few.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Incidents {
-    pub count: u64,
-    pub first: Vec<Incident>,
-}
-
-impl Incidents {
-    fn add(&mut self, i: Incident) {
-        self.count += 1;
-        if self.first.len() < KEEP_INCIDENTS || self.first.last().is_some_and(|l| l.game > i.game) {
-            let at = self.first.partition_point(|x| x.game < i.game);
-            self.first.insert(at, i);
-            self.first.truncate(KEEP_INCIDENTS);
-        }
-    }
-
-    fn merge(&mut self, other: Incidents) {
-        self.count += other.count;
-        self.first.extend(other.first);
-        self.first.sort_by_key(|i| i.game);
-        self.first.truncate(KEEP_INCIDENTS);
-    }
+    /// Decisions taken when the game stopped, and whether the last of them
+    /// is the one that failed (for replaying an incident).
+    pub moves: u32,
+    pub failing_move: bool,
 }
 
 /// Sum, least and greatest of a count over finished games.
@@ -189,6 +161,8 @@ impl SimReport {
         let incident = |message| Incident {
             game: r.index,
             seed: r.seed,
+            moves: r.moves,
+            failing_move: r.failing_move,
             message,
         };
         match r.outcome {
@@ -217,9 +191,9 @@ impl SimReport {
                     }
                 }
             }
-            GameOutcome::Stuck(m) => self.stuck.add(incident(m)),
-            GameOutcome::Fault(m) => self.faults.add(incident(m)),
-            GameOutcome::Unfinished(m) => self.unfinished.add(incident(m)),
+            GameOutcome::Stuck(m) => self.stuck.add(incident(m), KEEP_INCIDENTS),
+            GameOutcome::Fault(m) => self.faults.add(incident(m), KEEP_INCIDENTS),
+            GameOutcome::Unfinished(m) => self.unfinished.add(incident(m), KEEP_INCIDENTS),
         }
     }
 
@@ -239,9 +213,9 @@ impl SimReport {
     pub fn merge(mut self, o: SimReport) -> SimReport {
         self.games += o.games;
         self.finished += o.finished;
-        self.stuck.merge(o.stuck);
-        self.faults.merge(o.faults);
-        self.unfinished.merge(o.unfinished);
+        self.stuck.merge(&o.stuck, KEEP_INCIDENTS);
+        self.faults.merge(&o.faults, KEEP_INCIDENTS);
+        self.unfinished.merge(&o.unfinished, KEEP_INCIDENTS);
         self.turns.merge(o.turns);
         self.decisions.merge(o.decisions);
         let k = o.wins.iter().map(Vec::len).max().unwrap_or(0);

@@ -14,6 +14,7 @@
 //! limit is passed. Limits are documented in `docs/language.md` ("Limits").
 
 use super::ast::{Block, Expr, ExprKind, File, InterpPart, Item, Stmt, StmtKind};
+use crate::diag::code;
 use crate::diag::{Diagnostic, Span};
 
 /// Brackets, blocks, chained `if`s and prefix operators nested in each other.
@@ -45,7 +46,7 @@ pub fn parse_file(text: &str) -> (File, Vec<Diagnostic>) {
 }
 
 fn depth_error(span: Span, message: String, help: &str) -> Diagnostic {
-    Diagnostic::error("E0030", message)
+    Diagnostic::error(code::LIMIT, message)
         .label(span, "the limit is passed here")
         .help(help.to_string())
 }

@@ -6,6 +6,7 @@
 use super::super::Rule;
 use super::words::{EXPR_STARTS, FORMS, OPERATORS, RESERVED, STMT_WORDS, SYNONYMS};
 use super::{Braces, ITEM_WORDS, braces, code_end, first_word, unterminated_string};
+use crate::diag::code;
 use crate::diag::{Diagnostic, Span};
 use pest::error::{ErrorVariant, InputLocation};
 
@@ -206,6 +207,10 @@ fn line_of(text: &str, pos: usize) -> usize {
     text[..pos].bytes().filter(|b| *b == b'\n').count() + 1
 }
 
+/// A pest failure as a diagnostic: the first explanation that fits, from
+/// the most particular (an unterminated string, a stray `}`, a chunk that
+/// ended early, an unfinished line above, a word that is not a statement)
+/// to the general "unexpected X".
 pub(super) fn to_diagnostic(
     full: &str,
     offset: usize,
@@ -217,7 +222,7 @@ pub(super) fn to_diagnostic(
         && q <= pos
     {
         let at = offset + q;
-        return Diagnostic::error("E0002", "unterminated string")
+        return Diagnostic::error(code::UNTERMINATED_STRING, "unterminated string")
             .label(Span::new(at, at + 1), "this string is never closed")
             .help("close it with `\"` on the same line: a string cannot span lines");
     }
@@ -233,124 +238,29 @@ pub(super) fn to_diagnostic(
     if let Some(stray) = b.stray
         && trigger.is_some_and(|t| pos > t)
     {
-        let at = offset + stray;
-        return match b.early {
-            Some((early, opened)) if early < stray => {
-                let line = line_of(full, offset + opened);
-                let early_line = line_of(full, offset + early);
-                Diagnostic::error("E0005", "one `}` too many")
-                    .label(
-                        Span::new(offset + early, offset + early + 1),
-                        format!("this `}}` closes the block opened on line {line}"),
-                    )
-                    .label(Span::new(at, at + 1), "so this one closes nothing")
-                    .help(format!(
-                        "remove the extra `}}`, probably the one on line {early_line}"
-                    ))
-            }
-            _ => Diagnostic::error("E0005", "unmatched `}`")
-                .label(Span::new(at, at + 1), "this `}` closes nothing")
-                .help("remove it, or add the `{` it was meant to close"),
-        };
+        return stray_brace(full, offset, stray, &b);
     }
     if pos >= end {
-        // The chunk ended too early.
-        let at_eof = offset + chunk.len() >= full.trim_end().len();
-        if !b.open.is_empty() && expected.iter().any(|x| x == "`}`") {
-            return unclosed(full, offset, chunk, &b, at_eof);
-        }
-        let title = if at_eof {
-            "unexpected end of file"
-        } else {
-            "unfinished declaration"
-        };
-        let help = form_help(chunk, end.saturating_sub(1))
-            .or_else(|| form_help(chunk, 0))
-            .unwrap_or_else(|| "finish the declaration".to_string());
-        let (s, e) = last_token(chunk, end);
-        let mut d = Diagnostic::error("E0001", title).label(
-            Span::new(offset + s, offset + e),
-            format!("expected {expected_text} after this"),
-        );
-        if expected.iter().any(|x| x == "`)`")
-            && let Some(open) = unclosed_paren(&chunk[..end])
-        {
-            d = d.label(
-                Span::new(offset + open, offset + open + 1),
-                "this `(` is never closed",
-            );
-        }
-        return d.help(help);
+        return ended_early(full, offset, chunk, &b, &expected, end);
     }
     let found = token_at(chunk, pos);
     if RESERVED.contains(&found) && expected.iter().any(|x| x == "a name") {
         let at = offset + pos;
-        return Diagnostic::error("E0006", format!("`{found}` is a reserved word"))
+        return Diagnostic::error(code::RESERVED_WORD, format!("`{found}` is a reserved word"))
             .label(Span::new(at, at + found.len()), "cannot be a name")
             .help(format!(
                 "rename it, for example `my_{found}`: docs/language.md lists the reserved words"
             ));
     }
-    let line_start = chunk[..pos].rfind('\n').map_or(0, |i| i + 1);
-    let first_on_line = chunk[line_start..pos].trim().is_empty();
-    let line_could_start = expected
-        .iter()
-        .any(|x| matches!(x.as_str(), "a statement" | "a declaration" | "`}`"));
-    let prev_end = code_end(&chunk[..line_start]);
-    if first_on_line && !line_could_start && prev_end > 0 {
-        // Nothing on this line can follow: the line above is unfinished.
-        let (s, e) = last_token(chunk, prev_end);
-        let prev_start = chunk[..s].rfind('\n').map_or(0, |i| i + 1);
-        let word = first_word(chunk[prev_start..].trim_start());
-        let title = if FORMS.iter().any(|(w, _)| *w == word) {
-            format!("unfinished `{word}`")
-        } else {
-            "unfinished line".to_string()
-        };
-        let help = form_help(chunk, s)
-            .unwrap_or_else(|| format!("write {expected_text} at the end of this line"));
-        return Diagnostic::error("E0001", title)
-            .label(
-                Span::new(offset + s, offset + e),
-                format!("expected {expected_text} after this"),
-            )
-            .help(help);
+    if let Some(d) = unfinished_line(offset, chunk, pos, &expected) {
+        return d;
+    }
+    if let Some(d) = not_a_statement(offset, chunk, pos, &expected) {
+        return d;
     }
     let at = offset + pos;
-    // A line that starts with a word the parser could only take for a
-    // variable being set: most likely a statement that does not exist.
-    let indent = chunk[line_start..].len() - chunk[line_start..].trim_start().len();
-    let word_start = line_start + indent;
-    let word = first_word(&chunk[word_start..]);
-    let word_end = word_start + word.len();
-    if !word.is_empty()
-        && word_end <= pos
-        && chunk[word_end..pos].trim().is_empty()
-        && expected.iter().any(|x| x == "`=`")
-        && !FORMS.iter().any(|(w, _)| *w == word)
-    {
-        let synonym = SYNONYMS.iter().find(|(w, _)| *w == word).map(|(_, h)| *h);
-        let help = match (
-            synonym,
-            crate::diag::did_you_mean(word, STMT_WORDS.iter().copied()),
-        ) {
-            (Some(h), _) => h.to_string(),
-            (None, Some(w)) => format!("did you mean `{w}`?"),
-            (None, None) => {
-                "a statement starts with a keyword such as `move`, `deal`, `let` or `if`; \
-                     a phase is called as `name(...)` and a variable set with `name = value`"
-                    .to_string()
-            }
-        };
-        return Diagnostic::error("E0001", format!("`{word}` is not a statement"))
-            .label(
-                Span::new(offset + word_start, offset + word_end),
-                "not a keyword, a phase call or an assignment",
-            )
-            .help(help);
-    }
     if found == "=" && expected.iter().any(|x| x == "an operator") {
-        return Diagnostic::error("E0001", "unexpected `=`")
+        return Diagnostic::error(code::SYNTAX, "unexpected `=`")
             .label(Span::new(at, at + 1), format!("expected {expected_text}"))
             .help("to compare two values write `==`; a single `=` sets a variable");
     }
@@ -361,7 +271,7 @@ pub(super) fn to_diagnostic(
             format!("write {expected_text} here, or remove `{found}`")
         }
     });
-    Diagnostic::error("E0001", format!("unexpected `{found}`"))
+    Diagnostic::error(code::SYNTAX, format!("unexpected `{found}`"))
         .label(
             Span::new(at, at + found.len().max(1)),
             format!("expected {expected_text}"),
@@ -369,10 +279,153 @@ pub(super) fn to_diagnostic(
         .help(help)
 }
 
+/// A `}` that closes nothing (or one too many, closing a block early).
+fn stray_brace(full: &str, offset: usize, stray: usize, b: &Braces) -> Diagnostic {
+    let at = offset + stray;
+    match b.early {
+        Some((early, opened)) if early < stray => {
+            let line = line_of(full, offset + opened);
+            let early_line = line_of(full, offset + early);
+            Diagnostic::error(code::UNBALANCED_BRACE, "one `}` too many")
+                .label(
+                    Span::new(offset + early, offset + early + 1),
+                    format!("this `}}` closes the block opened on line {line}"),
+                )
+                .label(Span::new(at, at + 1), "so this one closes nothing")
+                .help(format!(
+                    "remove the extra `}}`, probably the one on line {early_line}"
+                ))
+        }
+        _ => Diagnostic::error(code::UNBALANCED_BRACE, "unmatched `}`")
+            .label(Span::new(at, at + 1), "this `}` closes nothing")
+            .help("remove it, or add the `{` it was meant to close"),
+    }
+}
+
+/// The chunk ended before the declaration did.
+fn ended_early(
+    full: &str,
+    offset: usize,
+    chunk: &str,
+    b: &Braces,
+    expected: &[String],
+    end: usize,
+) -> Diagnostic {
+    let expected_text = join_or(expected);
+    // The chunk ended too early.
+    let at_eof = offset + chunk.len() >= full.trim_end().len();
+    if !b.open.is_empty() && expected.iter().any(|x| x == "`}`") {
+        return unclosed(full, offset, chunk, b, at_eof);
+    }
+    let title = if at_eof {
+        "unexpected end of file"
+    } else {
+        "unfinished declaration"
+    };
+    let help = form_help(chunk, end.saturating_sub(1))
+        .or_else(|| form_help(chunk, 0))
+        .unwrap_or_else(|| "finish the declaration".to_string());
+    let (s, e) = last_token(chunk, end);
+    let mut d = Diagnostic::error(code::SYNTAX, title).label(
+        Span::new(offset + s, offset + e),
+        format!("expected {expected_text} after this"),
+    );
+    if expected.iter().any(|x| x == "`)`")
+        && let Some(open) = unclosed_paren(&chunk[..end])
+    {
+        d = d.label(
+            Span::new(offset + open, offset + open + 1),
+            "this `(` is never closed",
+        );
+    }
+    d.help(help)
+}
+
+/// Nothing on the failing line can follow the line above: that line is
+/// unfinished.
+fn unfinished_line(
+    offset: usize,
+    chunk: &str,
+    pos: usize,
+    expected: &[String],
+) -> Option<Diagnostic> {
+    let expected_text = join_or(expected);
+    let line_start = chunk[..pos].rfind('\n').map_or(0, |i| i + 1);
+    let first_on_line = chunk[line_start..pos].trim().is_empty();
+    let line_could_start = expected
+        .iter()
+        .any(|x| matches!(x.as_str(), "a statement" | "a declaration" | "`}`"));
+    let prev_end = code_end(&chunk[..line_start]);
+    if !(first_on_line && !line_could_start && prev_end > 0) {
+        return None;
+    }
+    // Nothing on this line can follow: the line above is unfinished.
+    let (s, e) = last_token(chunk, prev_end);
+    let prev_start = chunk[..s].rfind('\n').map_or(0, |i| i + 1);
+    let word = first_word(chunk[prev_start..].trim_start());
+    let title = if FORMS.iter().any(|(w, _)| *w == word) {
+        format!("unfinished `{word}`")
+    } else {
+        "unfinished line".to_string()
+    };
+    let help = form_help(chunk, s)
+        .unwrap_or_else(|| format!("write {expected_text} at the end of this line"));
+    Some(
+        Diagnostic::error(code::SYNTAX, title)
+            .label(
+                Span::new(offset + s, offset + e),
+                format!("expected {expected_text} after this"),
+            )
+            .help(help),
+    )
+}
+
+/// A line that starts with a word the parser could only take for a
+/// variable being set: most likely a statement that does not exist.
+fn not_a_statement(
+    offset: usize,
+    chunk: &str,
+    pos: usize,
+    expected: &[String],
+) -> Option<Diagnostic> {
+    let line_start = chunk[..pos].rfind('\n').map_or(0, |i| i + 1);
+    let indent = chunk[line_start..].len() - chunk[line_start..].trim_start().len();
+    let word_start = line_start + indent;
+    let word = first_word(&chunk[word_start..]);
+    let word_end = word_start + word.len();
+    let statement_like = !word.is_empty()
+        && word_end <= pos
+        && chunk[word_end..pos].trim().is_empty()
+        && expected.iter().any(|x| x == "`=`")
+        && !FORMS.iter().any(|(w, _)| *w == word);
+    if !statement_like {
+        return None;
+    }
+    let synonym = SYNONYMS.iter().find(|(w, _)| *w == word).map(|(_, h)| *h);
+    let help = match (
+        synonym,
+        crate::diag::did_you_mean(word, STMT_WORDS.iter().copied()),
+    ) {
+        (Some(h), _) => h.to_string(),
+        (None, Some(w)) => format!("did you mean `{w}`?"),
+        (None, None) => "a statement starts with a keyword such as `move`, `deal`, `let` or `if`; \
+                 a phase is called as `name(...)` and a variable set with `name = value`"
+            .to_string(),
+    };
+    Some(
+        Diagnostic::error(code::SYNTAX, format!("`{word}` is not a statement"))
+            .label(
+                Span::new(offset + word_start, offset + word_end),
+                "not a keyword, a phase call or an assignment",
+            )
+            .help(help),
+    )
+}
+
 /// The diagnostic for a block still open where its declaration ends.
 fn unclosed(full: &str, offset: usize, chunk: &str, b: &Braces, at_eof: bool) -> Diagnostic {
     let open = offset + b.suspect.unwrap_or(*b.open.last().expect("open"));
-    let mut d = Diagnostic::error("E0005", "unclosed `{`")
+    let mut d = Diagnostic::error(code::UNBALANCED_BRACE, "unclosed `{`")
         .label(Span::new(open, open + 1), "this `{` is never closed");
     if let Some(close) = b.suspect_close {
         let line = line_of(full, offset + close);

@@ -2,6 +2,7 @@
 //! each expression parsed alone with spans pointing into the file.
 
 use super::Builder;
+use crate::diag::code;
 use crate::diag::{Diagnostic, Span};
 use crate::syntax::ast::*;
 use crate::syntax::{Rule, RulesParser};
@@ -24,7 +25,7 @@ impl Builder {
             }
             let Some(close) = text[open..].find('}') else {
                 self.errors.push(
-                    Diagnostic::error("E0003", "unclosed `{` in a label")
+                    Diagnostic::error(code::UNCLOSED_LABEL, "unclosed `{` in a label")
                         .label(Span::new(base + open, base + open + 1), "opened here")
                         .help("close the expression with `}`"),
                 );
@@ -47,7 +48,7 @@ impl Builder {
                 }
                 Err(_) => self.errors.push(
                     Diagnostic::error(
-                        "E0003",
+                        code::UNCLOSED_LABEL,
                         "this label holds an expression that does not parse",
                     )
                     .label(

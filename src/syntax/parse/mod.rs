@@ -11,6 +11,7 @@ mod stmt;
 
 use super::ast::*;
 use super::{Rule, RulesParser};
+use crate::diag::code;
 use crate::diag::{Diagnostic, Span};
 use pest::Parser;
 use pest::iterators::{Pair, Pairs};
@@ -51,7 +52,7 @@ impl Builder {
             _ => {
                 let span = self.span(&p);
                 self.errors.push(
-                    Diagnostic::error("E0004", "number too large")
+                    Diagnostic::error(code::NUMBER_TOO_LARGE, "number too large")
                         .label(span, "this does not fit in 32 bits")
                         .help("numbers in rules files range from -2147483647 to 2147483647"),
                 );

@@ -1,6 +1,11 @@
 //! The HIR: a rules file with every name resolved to a typed index. Names
 //! survive only in the tables (for display); expressions and statements
 //! refer to options, variables, zones, attributes and phases by number.
+//!
+//! API boundary: `check` produces it, `graph` lowers its statements, and
+//! the engine evaluates its expressions ([`Expr`]) and reads its tables.
+//! It depends only on `diag` and the AST's operator enums; nothing here
+//! resolves or runs anything.
 
 use crate::diag::Span;
 use crate::syntax::ast::{AggKind, BinOp, Shape, Visibility};
