@@ -21,7 +21,8 @@
 //!   (`--explore 10s`, the default) stops the same sequence sooner or later.
 //! - It stops early once nothing the random games missed is left (the
 //!   caller says what is left) and at least [`MIN_GAMES`] games hunted for
-//!   faults, softlocks and broken invariants.
+//!   faults, softlocks and broken invariants, or once it stalls: at least
+//!   [`PLATEAU`] games, four times as many as it took to reach anything new.
 //!
 //! Faults met on the way are kept with their line of play ([`Hit`]), to be
 //! reported with a reproduction like the random games' incidents.
@@ -40,6 +41,9 @@ use std::time::{Duration, Instant};
 pub const ROUND: u64 = 32;
 /// Games played even when nothing is left to reach, to hunt rare faults.
 pub const MIN_GAMES: u64 = 256;
+/// The search gives up once it has played at least this many games, and
+/// four times as many as it took to reach the last new node or option.
+pub const PLATEAU: u64 = 2048;
 /// At most this many state measures are watched.
 const MAX_FEATURES: usize = 64;
 /// Mixed into the run seed for the exploration's own games.
@@ -452,6 +456,7 @@ pub fn explore(s: &Setup, budget: Budget, left: &dyn Fn(&[u64], &[u64]) -> bool)
     let mut total_n: Vec<u64> = s.nodes.to_vec();
     let mut total_a: Vec<u64> = s.arms.to_vec();
     let mut open = left(&total_n, &total_a);
+    let mut last_new = 0u64;
     loop {
         let games = x.games;
         let over = match budget {
@@ -459,7 +464,8 @@ pub fn explore(s: &Setup, budget: Budget, left: &dyn Fn(&[u64], &[u64]) -> bool)
             Budget::Games(n) => games >= n,
             Budget::Time(d) => started.elapsed() >= d,
         };
-        if over || (!open && games >= MIN_GAMES) {
+        let stale = games >= PLATEAU.max(last_new.saturating_mul(4));
+        if over || stale || (!open && games >= MIN_GAMES) {
             break;
         }
         let n = match budget {
@@ -525,6 +531,7 @@ pub fn explore(s: &Setup, budget: Budget, left: &dyn Fn(&[u64], &[u64]) -> bool)
                 if total_n[i] == 0 {
                     x.first_node[i] = Some(Reach { find: id, moves: m });
                     new = true;
+                    last_new = job.game + 1;
                 }
                 x.nodes[i] += 1;
                 total_n[i] += 1;
@@ -536,6 +543,7 @@ pub fn explore(s: &Setup, budget: Budget, left: &dyn Fn(&[u64], &[u64]) -> bool)
                 if total_a[i] == 0 {
                     x.first_arm[i] = Some(Reach { find: id, moves: m });
                     new = true;
+                    last_new = job.game + 1;
                 }
                 x.arms[i] += 1;
                 total_a[i] += 1;
