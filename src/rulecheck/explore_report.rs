@@ -42,6 +42,7 @@ pub fn judge(
         games: cov.games.clone(),
         columns: cov.columns.clone(),
     };
+    notes.push(coverage_note(input, x, cov, &nodes, &arms));
     let (mut after, mut gated) = (Vec::new(), Vec::new());
     never_fired::run(input.cx, &all, &mut after, &mut gated);
     let still: BTreeSet<_> = after.iter().map(key).collect();
@@ -57,6 +58,53 @@ pub fn judge(
         x.corpus
     );
     after.into_iter().map(|d| d.help(tried.clone())).collect()
+}
+
+/// `guided exploration: 2000 games in 1.3 s (corpus 168); code that can
+/// run reached: 97.1% -> 98.4% of nodes, 95.0% -> 97.5% of options`.
+fn coverage_note(
+    input: &Input,
+    x: &Explored,
+    cov: &Coverage,
+    nodes: &[u64],
+    arms: &[u64],
+) -> String {
+    let live = input.cx.liveness();
+    let layout = input.layout;
+    let (mut total, mut before, mut after) = (0u64, 0u64, 0u64);
+    for (p, flags) in live.nodes.iter().enumerate() {
+        for (n, alive) in flags.iter().enumerate() {
+            if !alive {
+                continue;
+            }
+            let i = layout.node(p as u16, n as u32);
+            total += 1;
+            before += u64::from(cov.nodes.get(i).is_some_and(|c| *c > 0));
+            after += u64::from(nodes.get(i).is_some_and(|c| *c > 0));
+        }
+    }
+    let pct = |a: u64, b: u64| {
+        if b == 0 {
+            100.0
+        } else {
+            100.0 * a as f64 / b as f64
+        }
+    };
+    let (ab, aa) = (
+        cov.arms.iter().filter(|c| **c > 0).count() as u64,
+        arms.iter().filter(|c| **c > 0).count() as u64,
+    );
+    let n_arms = layout.arms as u64;
+    format!(
+        "guided exploration: {} games in {:.1} s (corpus {}); reached {:.1}% -> {:.1}% of the nodes that can run ({before} -> {after} of {total}), {:.1}% -> {:.1}% of the options ({ab} -> {aa} of {n_arms})",
+        x.games,
+        x.millis as f64 / 1000.0,
+        x.corpus,
+        pct(before, total),
+        pct(after, total),
+        pct(ab, n_arms),
+        pct(aa, n_arms),
+    )
 }
 
 /// The first explored game that ran code inside `span`, or took the
