@@ -83,7 +83,7 @@ impl Budget {
         };
         match secs {
             Some(s) if !s.is_finite() || s < 0.0 => Err(bad()),
-            Some(s) if s == 0.0 => Ok(Budget::Off),
+            Some(0.0) => Ok(Budget::Off),
             Some(s) => Ok(Budget::Time(Duration::from_secs_f64(s.min(86_400.0)))),
             None => match t.parse::<u64>().map_err(|_| bad())? {
                 0 => Ok(Budget::Off),
