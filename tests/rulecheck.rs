@@ -5,6 +5,8 @@
 //! CLI's exit codes and one-line errors; mutated games never panic it.
 //! The simulation half is tested in `rulecheck/sim.rs`.
 
+#[path = "rulecheck/exploration.rs"]
+mod exploration;
 #[path = "rulecheck/games.rs"]
 mod games;
 #[path = "rulecheck/sim.rs"]

@@ -6,7 +6,7 @@
 //! ```text
 //! rulecheck FILE... [--variant FILE]... [--set OPT=VALUE]... [--vary OPT=V1,V2,...]...
 //!           [--players N,M,...] [--games N] [--seed S] [--jobs N] [--agent AGENT]
-//!           [--max-decisions N] [--json] [--deny warnings|LINT]... [--repro-dir DIR]
+//!           [--max-decisions N] [--explore BUDGET] [--json] [--deny warnings|LINT]... [--repro-dir DIR]
 //!           [--shard K/N [--out PART]] [--list]
 //! rulecheck merge PART... [--json] [--deny warnings|LINT]... [--repro-dir DIR]
 //! ```
@@ -14,7 +14,7 @@
 use clap::{Args, Parser, Subcommand};
 use grail::agent::AgentKind;
 use grail::rulecheck::{
-    Config, Level, Part, Pass, Plan, REGISTRY, Report, Shard, Variant, Vary, merge, prepare,
+    Budget, Config, Level, Part, Pass, Plan, REGISTRY, Report, Shard, Variant, Vary, merge, prepare,
 };
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
@@ -100,6 +100,10 @@ struct CheckArgs {
     /// A game still running after this many decisions does not end.
     #[arg(long, default_value_t = 10_000)]
     max_decisions: u32,
+    /// Guided exploration after the random games, per file: a time (10s,
+    /// 500ms), a number of games (2000, deterministic) or 0 (off).
+    #[arg(long, default_value = "10s", value_name = "BUDGET")]
+    explore: String,
     /// Play only the K-th of N slices of the games and write a part file
     /// for `rulecheck merge` (to --out, or stdout).
     #[arg(long, value_name = "K/N")]
@@ -216,6 +220,7 @@ fn progress(total: u64) -> Option<ProgressBar> {
 fn check(a: &CheckArgs) -> ! {
     let config = config(&a.output);
     let plan = plan(a);
+    let budget = Budget::parse(&a.explore).unwrap_or_else(|e| bad(e));
     let started = Instant::now();
     let run = prepare(&a.files, &config, &plan).unwrap_or_else(|e| bad(e));
     let bar = progress(run.total_games());
@@ -255,7 +260,8 @@ fn check(a: &CheckArgs) -> ! {
         }
         std::process::exit(0);
     }
-    let report = run.finish(stats);
+    let explored = grail::rulecheck::with_jobs(a.jobs, || run.explore(&stats, budget));
+    let report = run.finish_explored(stats, explored);
     print(&report, &a.output, started.elapsed())
 }
 

@@ -9,6 +9,10 @@
 //! the REPL. Silencing comments (`allow.rs`) and `--deny` are applied as
 //! findings are added, through [`FileReport::add`].
 //!
+//! After the random games, `explore.rs` searches the lines of play they
+//! missed (guided exploration; `explore_run.rs` sets it up for a file,
+//! `explore_report.rs` turns what it reached into notes).
+//!
 //! `playout.rs` plays one game, `simulate.rs` a column on all cores,
 //! `stats.rs` holds the mergeable counts, `part.rs` the shard files that
 //! `rulecheck merge` combines; `report.rs` and `table.rs` render reports
@@ -24,6 +28,9 @@
 
 mod allow;
 mod exits;
+pub mod explore;
+mod explore_report;
+mod explore_run;
 mod flow;
 mod gate;
 mod json;
@@ -43,12 +50,14 @@ mod values;
 mod verdicts;
 
 pub use allow::Allows;
+pub use explore::Budget;
 pub use flow::Liveness;
 pub use lints::{Context, Level, Lint, Pass, REGISTRY};
 pub use part::{Part, merge};
 pub use plan::{Column, Plan, Shard, Variant, Vary};
 pub use report::Verdict;
 pub use run::{Run, SimSection, prepare};
+pub use simulate::with_jobs;
 pub use split::Parts;
 pub use verdicts::{Evidence, INLINE_MOVES};
 

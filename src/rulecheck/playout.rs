@@ -38,7 +38,7 @@ fn leader(scores: &[i32], highest: bool) -> Option<usize> {
 }
 
 /// Where a fault happened, as (phase, node) of the graph.
-fn fault_at(game: &Game, e: &EngineError, state: Option<&State>) -> At {
+pub(super) fn fault_at(game: &Game, e: &EngineError, state: Option<&State>) -> At {
     match e {
         EngineError::Fault { phase, node, .. } => game
             .graph()
@@ -52,7 +52,7 @@ fn fault_at(game: &Game, e: &EngineError, state: Option<&State>) -> At {
     }
 }
 
-fn kind_of(e: &EngineError) -> Kind {
+pub(super) fn kind_of(e: &EngineError) -> Kind {
     match e {
         EngineError::Runaway { .. } => Kind::DoesNotEnd,
         EngineError::Conservation(_) => Kind::CardLost,
@@ -61,7 +61,7 @@ fn kind_of(e: &EngineError) -> Kind {
 }
 
 /// Check the declared invariants and card conservation now.
-fn audit(game: &Game, state: &State) -> Option<(Kind, At, String)> {
+pub(super) fn audit(game: &Game, state: &State) -> Option<(Kind, At, String)> {
     if let Some(text) = state.broken_invariant(game) {
         let i = game
             .graph()

@@ -5,6 +5,7 @@
 //! counts into findings and the design-metrics table. A merge of shard
 //! parts goes through the same [`Run::finish`], so it gives the same report.
 
+use super::explore::{Budget, Explored};
 use super::plan::{Column, Plan};
 use super::playout::Table;
 use super::simulate;
@@ -175,14 +176,48 @@ impl Run {
         })
     }
 
+    /// Guided exploration of every simulated file after its random games
+    /// (`stats` as from [`Run::simulate`]); see `explore.rs`.
+    pub fn explore(&self, stats: &[Vec<Stats>], budget: Budget) -> Vec<Option<Explored>> {
+        self.files
+            .iter()
+            .zip(stats)
+            .map(|(f, stats)| {
+                let (Some((game, layout)), Some(c)) = (&f.game, &f.compiled) else {
+                    return None;
+                };
+                if budget == Budget::Off {
+                    return None;
+                }
+                let graph = c.graph.as_ref()?;
+                let cx = Context::new(&f.report.source, &c.hir, graph);
+                let agent = self.plan.agent_kind();
+                Some(super::explore_run::file(
+                    &cx, game, layout, &f.columns, stats, &self.plan, agent, budget,
+                ))
+            })
+            .collect()
+    }
+
     /// The report: static findings, then for each simulated file its
     /// simulation findings and its stats (`stats` as from [`Run::simulate`]).
     pub fn finish(self, stats: Vec<Vec<Stats>>) -> Report {
+        self.finish_explored(stats, Vec::new())
+    }
+
+    /// [`Run::finish`] with what [`Run::explore`] reached, file by file.
+    pub fn finish_explored(
+        self,
+        stats: Vec<Vec<Stats>>,
+        explored: Vec<Option<Explored>>,
+    ) -> Report {
+        let mut explored = explored.into_iter();
         let mut files: Vec<FileReport> = Vec::new();
         let shown_with: Vec<Option<usize>> = self.files.iter().map(|f| f.shown_with).collect();
         let plan = self.plan;
         let repro_dir = self.config.repro_dir.clone();
         for (mut f, stats) in self.files.into_iter().zip(stats) {
+            let explored = explored.next().flatten();
             if let (Some((game, layout)), Some(c)) = (&f.game, &f.compiled)
                 && let Some(graph) = &c.graph
             {
@@ -197,6 +232,7 @@ impl Run {
                         columns: &f.columns,
                         stats: &stats,
                         repro_dir: repro_dir.as_deref(),
+                        explored: explored.as_ref(),
                     })
                 };
                 for (lint, d, ev) in found {

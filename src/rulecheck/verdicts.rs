@@ -11,6 +11,7 @@
 //! longer ones are written as a script under the reproduction folder and
 //! run with `--script`.
 
+use super::explore::{Explored, Hit};
 use super::lints::never_fired::{self, Coverage, Gated};
 use super::lints::{
     CARD_LOST, Context, DOES_NOT_END, INVARIANT_BROKEN, Lint, NEVER_FIRED, RULE_FAULT, SOFTLOCK,
@@ -60,6 +61,8 @@ pub struct Input<'a> {
     pub stats: &'a [Stats],
     /// Where long reproductions are written (inline only when `None`).
     pub repro_dir: Option<&'a Path>,
+    /// What guided exploration reached after the random games, if it ran.
+    pub explored: Option<&'a Explored>,
 }
 
 pub type Found = (&'static Lint, Diagnostic, Option<Evidence>);
@@ -74,8 +77,15 @@ pub fn findings(input: &Input) -> (Vec<Found>, Vec<String>) {
             by_place.entry(*key).or_default().push((c, list));
         }
     }
+    if let Some(x) = input.explored {
+        for h in &x.hits {
+            if !by_place.contains_key(&(h.kind, h.at)) {
+                out.push(incident_finding(input, h.kind, h.at, &[], Some((h, x))));
+            }
+        }
+    }
     for ((kind, at), hits) in by_place {
-        out.push(incident_finding(input, kind, at, &hits));
+        out.push(incident_finding(input, kind, at, &hits, None));
     }
     let games: u64 = input.stats.iter().map(|s| s.games).sum();
     let stopped: u64 = input.stats.iter().map(Stats::errors).sum();
@@ -114,6 +124,9 @@ pub fn findings(input: &Input) -> (Vec<Found>, Vec<String>) {
         for g in gated {
             notes.push(gated_note(input, &g));
         }
+        if let Some(x) = input.explored {
+            diags = super::explore_report::judge(input, x, &cov, diags, &mut notes);
+        }
         for d in diags {
             out.push((&NEVER_FIRED, d, None));
         }
@@ -150,7 +163,13 @@ fn gated_note(input: &Input, g: &Gated) -> String {
     )
 }
 
-fn incident_finding(input: &Input, kind: Kind, at: At, hits: &[(usize, &Incidents)]) -> Found {
+fn incident_finding(
+    input: &Input,
+    kind: Kind,
+    at: At,
+    hits: &[(usize, &Incidents)],
+    explored: Option<(&Hit, &Explored)>,
+) -> Found {
     let g = input.game.graph();
     let node_span = |p: u16, n: u32| {
         g.phases
@@ -221,6 +240,24 @@ fn incident_finding(input: &Input, kind: Kind, at: At, hits: &[(usize, &Incident
     };
     let count: u64 = hits.iter().map(|(_, l)| l.count).sum();
     let total: u64 = input.stats.iter().map(|s| s.games).sum();
+    if let Some((h, x)) = explored {
+        let message = format!(
+            "{headline}, in 0 of {total} random games; guided exploration met it in {} of its {} games",
+            h.count, x.games
+        );
+        let f = &h.find;
+        let moves = f.picks.iter().map(|p| p + 1).collect();
+        let ev = evidence(
+            input,
+            f.column,
+            f.game,
+            f.seed,
+            moves,
+            h.failing_move,
+            &h.message,
+        );
+        return (lint, lint.at(span, message, label), Some(ev));
+    }
     let mut message = format!("{headline}, in {count} of {total} games");
     if kind == Kind::DoesNotEnd && count >= super::simulate::HUNG_LIMIT {
         let _ = write!(
@@ -315,6 +352,29 @@ fn reproduce(input: &Input, col: usize, inc: &Incident) -> Evidence {
     let mut picks = replay(&table, input.plan.seed, inc.game);
     picks.truncate(inc.moves as usize);
     let moves: Vec<u32> = picks.iter().map(|p| p + 1).collect();
+    evidence(
+        input,
+        col,
+        inc.game,
+        inc.seed,
+        moves,
+        inc.failing_move,
+        &inc.message,
+    )
+}
+
+/// How to open game `seed` of column `col` after `moves` (numbers in the
+/// REPL's move list, from 1): inline, or as a script in the reproduction folder.
+pub(super) fn evidence(
+    input: &Input,
+    col: usize,
+    game: u64,
+    seed: u64,
+    moves: Vec<u32>,
+    failing_move: bool,
+    detail: &str,
+) -> Evidence {
+    let column = &input.columns[col];
     let mut script = String::new();
     for m in &moves {
         let _ = writeln!(script, "play {m}");
@@ -324,7 +384,7 @@ fn reproduce(input: &Input, col: usize, inc: &Incident) -> Evidence {
         "grail play {} --players {} --seed {}",
         shell_word(input.path),
         column.players,
-        inc.seed
+        seed
     );
     for s in column.set_args(input.game) {
         let _ = write!(cmd, " --set {}", shell_word(&s));
@@ -333,7 +393,7 @@ fn reproduce(input: &Input, col: usize, inc: &Incident) -> Evidence {
     if moves.len() > INLINE_MOVES
         && let Some(dir) = input.repro_dir
     {
-        let file = dir.join(script_name(input.path, &column.label, inc.seed));
+        let file = dir.join(script_name(input.path, &column.label, seed));
         let ok = std::fs::create_dir_all(dir).is_ok() && std::fs::write(&file, &script).is_ok();
         if ok {
             written = Some(file.display().to_string());
@@ -346,11 +406,11 @@ fn reproduce(input: &Input, col: usize, inc: &Incident) -> Evidence {
     Evidence {
         column: column.label.clone(),
         players: column.players,
-        game: inc.game,
-        seed: inc.seed,
+        game,
+        seed,
         moves,
-        failing_move: inc.failing_move,
-        detail: inc.message.clone(),
+        failing_move,
+        detail: detail.to_string(),
         repro,
         script: written,
     }

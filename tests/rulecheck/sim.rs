@@ -214,6 +214,9 @@ fn shards_merge_into_the_same_report() {
         "tests/rulecheck/variants/race.rules",
         "tests/rulecheck/variants/never_fires.rules",
         "tests/rulecheck/variants/empty_pile.rules",
+        // shards do not explore: neither does the run they are compared with
+        "--explore",
+        "0",
         "--vary",
         "target=8,12",
         "--games",
