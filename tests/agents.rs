@@ -13,7 +13,6 @@
 //! Strength: short matches with fixed seeds and a clear margin.
 
 use grail::agent::AgentKind;
-use grail::hir::Ty;
 use grail::sim::{SimConfig, simulate};
 use grail::{Action, Game, State};
 use rand::seq::SliceRandom;

@@ -345,7 +345,7 @@ winners highest total
             .iter()
             .position(|z| z.name == "hand");
         let inst = s.core.zone_base[zi.expect("a hand")] as usize;
-        let card = game.card_name(s.core.zones[inst][0] as usize).to_string();
+        let card = game.card_name(s.core.zone(inst)[0] as usize).to_string();
         let keep = s
             .legal_actions(&game)
             .into_iter()

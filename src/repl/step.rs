@@ -362,7 +362,8 @@ pub fn cmd_arrange(s: &mut Session, args: &[&str], out: &mut String) -> Result<F
     let held: Vec<String> = next
         .find_zone(&s.game, zone)
         .map(|inst| {
-            next.table().zone(inst)
+            next.table()
+                .zone(inst)
                 .iter()
                 .map(|c| s.game.card_name(*c as usize).to_string())
                 .collect()

@@ -323,14 +323,14 @@ fn play(t: &Table, probes: &[(String, Probe)], covered: &[bool], job: &Job, limi
         state.legal_actions_into(game, &mut buf);
         if state.chooser().is_none() || buf.is_empty() {
             let at = state
-                .frames
+                .frames()
                 .last()
                 .map_or(At::Game, |f| At::Node(f.phase, f.pc));
             let m = format!("no legal action after {taken} decisions");
             tr.incident = Some((Kind::Softlock, at, taken, false, m));
             return tr;
         }
-        let frame = state.frames.last().map(|f| (f.phase, f.pc));
+        let frame = state.frames().last().map(|f| (f.phase, f.pc));
         let arm_of = |a: &Action| {
             let (p, n) = frame?;
             (a.arm != Action::PASS)
