@@ -141,3 +141,52 @@ fn a_guard_that_faults_after_a_hand_edit_is_kept_not_dropped() {
     }
     assert!(s.legal_actions(&game).is_empty());
 }
+
+/// A card held in a variable shows to a seat only if that seat knows the
+/// card: a seat's view (the REPL's `view`, `grail serve`'s seat pages) must
+/// never name a hidden card through a variable.
+#[test]
+fn card_variables_follow_what_the_seat_knows() {
+    let src = r#"
+game "Secret" { players 2..2 }
+card C { value: int  name "c{value}" }
+deck d of C size 3 in pile { { value: 1..3 } }
+zone pile: shared pile hidden
+zone hand: per player set owner
+var secret: card = none
+var mine: card per player = none
+var score: int per player = 0
+start {
+  let p = seat(0)
+  move top(pile) to p.hand
+  secret = top(pile)
+  p.mine = top(p.hand)
+  choose p {
+    "wait" { }
+  }
+  end game
+}
+winners highest p.score
+"#;
+    let game =
+        Game::from_source("secret.rules", src).unwrap_or_else(|d| panic!("{}", d.render_plain()));
+    let s = State::new(&game, 2, 1, &[]).expect("starts");
+    let all = s.view(&game, grail::Viewer::All);
+    let name = |v: &str| {
+        all.split_whitespace()
+            .find_map(|w| w.strip_prefix(v))
+            .expect("the variable is shown")
+            .to_string()
+    };
+    let (secret, mine) = (name("secret="), name("mine="));
+    assert!(secret.starts_with('c') && mine.starts_with('c'), "{all}");
+    let p0 = s.view(&game, grail::Viewer::Seat(0));
+    let p1 = s.view(&game, grail::Viewer::Seat(1));
+    // the pile's top is hidden from both seats; P0 sees its own hand
+    assert!(
+        p0.contains("secret=##") && p1.contains("secret=##"),
+        "{p0}\n{p1}"
+    );
+    assert!(p0.contains(&format!("mine={mine}")), "{p0}");
+    assert!(!p1.contains(&format!("mine={mine}")), "{p1}");
+}

@@ -241,7 +241,7 @@ impl State {
             .filter(|(_, v)| !v.per_player && !v.per_card)
             .map(|(i, v)| {
                 let x = self.core.vars[self.core.var_base[i] as usize];
-                format!("{}={}", v.name, self.value_text(game, x, v.ty, Viewer::All))
+                format!("{}={}", v.name, self.value_text(game, x, v.ty, viewer))
             })
             .collect();
         if !globals.is_empty() {
@@ -255,7 +255,7 @@ impl State {
                 .filter(|(_, v)| v.per_player)
                 .map(|(i, v)| {
                     let x = self.core.vars[self.core.var_base[i] as usize + p];
-                    format!("{}={}", v.name, self.value_text(game, x, v.ty, Viewer::All))
+                    format!("{}={}", v.name, self.value_text(game, x, v.ty, viewer))
                 })
                 .collect();
             if !vals.is_empty() {
