@@ -2,8 +2,8 @@
 //! game, the rest is a script of command lines run on one session (as
 //! `grail play --script` does). Never a panic, whatever is typed.
 //! `save`, `load`, `reload` and `variant` touch the file system and are
-//! skipped. So are the search agents (`hint`, and any line containing
-//! `mc`, which names the `mc`, `mcts` and `ismcts` agents): their work is bounded (at most a
+//! skipped. So are `hint` and every line containing `mc` (the `mc`,
+//! `mcts` and `ismcts` search agents): their work is bounded (at most a
 //! million iterations a move) but seconds long, which would read as hangs.
 #![no_main]
 
