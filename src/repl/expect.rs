@@ -25,12 +25,16 @@ fn split_comparison(text: &str) -> Option<(&str, &'static str, &str)> {
             b'(' | b'[' | b'{' => depth += 1,
             b')' | b']' | b'}' => depth -= 1,
             _ if depth == 0 => {
-                let rest = &text[i..];
+                // bytes, not `&text[i..]`: `i` may fall inside a character
+                let rest = &b[i..];
                 let word_start = i == 0 || !b[i - 1].is_ascii_alphanumeric();
-                if word_start && (rest.starts_with("and ") || rest.starts_with("or ")) {
+                if word_start && (rest.starts_with(b"and ") || rest.starts_with(b"or ")) {
                     return None;
                 }
-                if let Some(op) = COMPARISONS.iter().find(|op| rest.starts_with(**op)) {
+                if let Some(op) = COMPARISONS
+                    .iter()
+                    .find(|op| rest.starts_with(op.as_bytes()))
+                {
                     if found.is_some() {
                         return None;
                     }
