@@ -11,6 +11,10 @@ pub use crate::playout::{Incident, Incidents};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
+/// Finished games below which a confidence interval is not shown (the
+/// normal approximation is poor, and the interval would be about ±65%).
+pub const FEW_GAMES: u64 = 30;
+
 /// Incidents of one kind at one place kept with full detail (the others are counted).
 pub const KEEP: usize = 3;
 

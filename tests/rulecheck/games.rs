@@ -136,3 +136,72 @@ fn hung_games_stop_the_column_early() {
     assert!(out.contains("`p.score >= target` was tested"), "{out}");
     assert_eq!(out.matches("does-not-end").count(), 1, "{out}");
 }
+
+/// `--json` says `null`, not 0, for a figure with no data: a column where
+/// no game finished has no lengths, tie rate, lead changes or win shares.
+#[test]
+fn json_says_null_for_figures_with_no_data() {
+    let (code, out, err) = rulecheck(&[
+        "tests/rulecheck/variants/never_ends.rules",
+        "--games",
+        "64",
+        "--players",
+        "2",
+        "--max-decisions",
+        "300",
+        "--json",
+    ]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(super::is_json(&out), "{out}");
+    assert!(out.contains("\"finished\":0,"), "{out}");
+    for figure in [
+        "\"turns\":null",
+        "\"decisions\":null",
+        "\"tie_rate\":null",
+        "\"lead_changes\":null",
+        "{\"seat\":0,\"share\":null,\"low\":null,\"high\":null}",
+        "\"first_seat_advantage\":null",
+    ] {
+        assert!(out.contains(figure), "no `{figure}`:\n{out}");
+    }
+    // decisions were taken, so these have data
+    assert!(!out.contains("\"branching\":null"), "{out}");
+    let (_, out, _) = rulecheck(&[
+        "tests/rulecheck/variants/race.rules",
+        "--games",
+        "40",
+        "--players",
+        "2",
+        "--json",
+    ]);
+    assert!(!out.contains("null,\"low\""), "{out}");
+}
+
+/// Fewer than 30 finished games give "too few games", not an interval of
+/// ±20% or more; 30 and over give the interval.
+#[test]
+fn few_games_have_no_interval() {
+    let few = |games: &str| {
+        let args = [
+            "tests/rulecheck/variants/race.rules",
+            "--games",
+            games,
+            "--players",
+            "2",
+        ];
+        rulecheck(&args).1
+    };
+    let out = few("29");
+    let row = out
+        .lines()
+        .find(|l| l.contains("win share P0"))
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(row.contains("too few games") && !row.contains('±'), "{out}");
+    assert!(
+        out.lines()
+            .any(|l| l.contains("first seat advantage") && l.ends_with("too few games")),
+        "{out}"
+    );
+    let out = few("30");
+    assert!(!out.contains("too few games") && out.contains('±'), "{out}");
+}
