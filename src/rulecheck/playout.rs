@@ -94,6 +94,7 @@ struct Watch<'a> {
     changes: u32,
     /// What an audit found, when it stopped the game.
     found: Option<(Kind, At, String)>,
+    cycles: super::cycle::Cycles,
 }
 
 impl Observer for Watch<'_> {
@@ -125,6 +126,17 @@ impl Observer for Watch<'_> {
                 format!("{m} after move {taken}")
             };
             self.found = Some((kind, at, m));
+            return ControlFlow::Break(());
+        }
+        if taken > 0 && !state.is_over() && self.cycles.seen(state) {
+            let at = state
+                .decision_node()
+                .map_or(At::Game, |(p, n)| At::Cycle(p, n));
+            let m = format!(
+                "the same position came back {} times by move {taken}",
+                super::cycle::REPEATS
+            );
+            self.found = Some((Kind::DoesNotEnd, at, m));
             return ControlFlow::Break(());
         }
         let now = leader(&state.scores(game), self.highest);
@@ -165,6 +177,7 @@ pub fn play(
         lead: None,
         changes: 0,
         found: None,
+        cycles: super::cycle::Cycles::new(),
     };
     let played = playout::play(
         game,

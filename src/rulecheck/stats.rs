@@ -133,6 +133,8 @@ pub enum At {
     Node(u16, u32),
     /// A declared invariant, by index.
     Invariant(u16),
+    /// A decision (phase, node) whose position came back again and again.
+    Cycle(u16, u32),
 }
 
 /// Everything counted over a slice of the games of one column.

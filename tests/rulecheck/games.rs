@@ -205,3 +205,29 @@ fn few_games_have_no_interval() {
     let out = few("30");
     assert!(!out.contains("too few games") && out.contains('±'), "{out}");
 }
+
+/// A game that goes round in circles through a choice is found from its
+/// repeated position, far under the decision limit, at the choice's line.
+#[test]
+fn repeated_positions_are_found_early() {
+    let (code, out, _) = rulecheck(&[
+        "tests/rulecheck/variants/round_in_circles.rules",
+        "--games",
+        "64",
+        "--players",
+        "2",
+        "--max-decisions",
+        "10000",
+    ]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("games go round in circles"), "{out}");
+    assert!(out.contains("round_in_circles.rules:38"), "{out}");
+    let at = out
+        .find("came back 64 times by move ")
+        .unwrap_or_else(|| panic!("{out}"));
+    let rest = &out[at + "came back 64 times by move ".len()..];
+    let moves: u32 = rest[..rest.find(|c: char| !c.is_ascii_digit()).unwrap_or(0)]
+        .parse()
+        .unwrap_or_else(|_| panic!("{out}"));
+    assert!(moves < 1000, "found only at move {moves}:\n{out}");
+}
