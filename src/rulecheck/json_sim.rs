@@ -9,13 +9,14 @@
 //!              "turns":null|{"mean":F,"median":N,"p90":N,"max":N},"decisions":null|{...},
 //!              "branching":F|null,"forced":F|null,"tie_rate":F|null,"lead_changes":F|null,
 //!              "win_share":[{"seat":N,"share":F|null,"low":F|null,"high":F|null}],
+//!              "first_mover_share":null|{"share":F,"low":F,"high":F},
 //!              "first_seat_advantage":B|null}]}
 //! ```
 //!
 //! Shares and rates are fractions (0 to 1), written with 6 decimals. A
 //! figure with no data is `null`, never 0: the lengths, tie rate, lead
 //! changes, win shares and first-seat verdict of a column where no game
-//! finished, and the branching and forced share of one with no decision.
+//! finished (`first_mover_share`: with a decision), and the branching and forced share of one with no decision.
 
 use super::json::string;
 use super::lints::{CARD_LOST, DOES_NOT_END, INVARIANT_BROKEN, RULE_FAULT, SOFTLOCK};
@@ -119,7 +120,19 @@ fn column(out: &mut String, sim: &SimSection, c: usize) {
         number(out, finished.then_some((share + half).min(1.0)));
         out.push('}');
     }
-    out.push_str("],\"first_seat_advantage\":");
+    out.push_str("],\"first_mover_share\":");
+    if s.first_known > 0 {
+        let (share, half) = s.first_mover_share();
+        let _ = write!(
+            out,
+            "{{\"share\":{share:.6},\"low\":{:.6},\"high\":{:.6}}}",
+            (share - half).max(0.0),
+            (share + half).min(1.0)
+        );
+    } else {
+        out.push_str("null");
+    }
+    out.push_str(",\"first_seat_advantage\":");
     if finished {
         let _ = write!(out, "{}", s.first_seat_advantage(col.players));
     } else {

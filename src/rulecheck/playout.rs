@@ -95,6 +95,8 @@ struct Watch<'a> {
     /// What an audit found, when it stopped the game.
     found: Option<(Kind, At, String)>,
     cycles: super::cycle::Cycles,
+    /// The seat of the game's first decision.
+    first: Option<usize>,
 }
 
 impl Observer for Watch<'_> {
@@ -106,6 +108,9 @@ impl Observer for Watch<'_> {
         self.stats.choices += 1;
         self.stats.offered += legal.len() as u64;
         self.stats.forced += u64::from(legal.len() == 1);
+        if self.first.is_none() {
+            self.first = state.chooser();
+        }
         if let Some(p) = self.picks.as_deref_mut() {
             p.push(pick as u32);
         }
@@ -178,6 +183,7 @@ pub fn play(
         changes: 0,
         found: None,
         cycles: super::cycle::Cycles::new(),
+        first: None,
     };
     let played = playout::play(
         game,
@@ -200,9 +206,9 @@ pub fn play(
             match run.stop {
                 Stop::Over => {
                     let winners = state.winners(game);
-                    let changes = w.changes;
+                    let (changes, first) = (w.changes, w.first);
                     w.stats
-                        .finish(state.turns(), state.decisions(), &winners, changes);
+                        .finish(state.turns(), state.decisions(), &winners, changes, first);
                     return;
                 }
                 Stop::Capped => {

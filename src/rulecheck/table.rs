@@ -2,8 +2,9 @@
 //! variant / option value / player count: game length (mean, median, 90th
 //! percentile and maximum, in turns and in decisions), branching factor,
 //! forced moves, ties, lead changes, win share per seat with its 95%
-//! confidence interval, and whether the first seat's advantage is
-//! significant. Below [`FEW_GAMES`] finished games a column shows the share
+//! confidence interval, the win share of the seat that took each game's
+//! first decision (drawn by lot or not), and whether that first mover's
+//! advantage is significant. Below [`FEW_GAMES`] finished games a column shows the share
 //! with "too few games" instead of an interval or a verdict.
 //!
 //! Lead changes: after setup and after every decision the players are
@@ -117,6 +118,16 @@ pub fn render(sims: &[&SimSection]) -> String {
             }),
         );
     }
+    row(
+        "first mover win share",
+        done(&|s, _| {
+            let (share, half) = s.first_mover_share();
+            if s.first_known < FEW_GAMES {
+                return format!("{:.1}% too few games", 100.0 * share);
+            }
+            format!("{:.1}% ±{:.1}", 100.0 * share, 100.0 * half)
+        }),
+    );
     row(
         "first seat advantage",
         done(&|s, n| {

@@ -231,3 +231,39 @@ fn repeated_positions_are_found_early() {
         .unwrap_or_else(|_| panic!("{out}"));
     assert!(moves < 1000, "found only at move {moves}:\n{out}");
 }
+
+/// The first-mover advantage is judged on the seat that took each game's
+/// first decision: in a race whose first player is drawn by lot, P0 wins
+/// about half the games, but whoever moves first wins more.
+#[test]
+fn first_mover_is_the_seat_of_the_first_decision() {
+    let (_, out, err) = rulecheck(&[
+        "tests/rulecheck/variants/first_by_lot.rules",
+        "--games",
+        "1000",
+        "--players",
+        "2",
+    ]);
+    let cell = |row: &str| -> String {
+        let line = out
+            .lines()
+            .find(|l| l.trim_start().starts_with(row))
+            .unwrap_or_else(|| panic!("no `{row}`:\n{out}{err}"));
+        line[2 + 22..].trim().to_string()
+    };
+    let p0: f64 = cell("win share P0")
+        .split('%')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!((40.0..60.0).contains(&p0), "P0 wins {p0}%:\n{out}");
+    let first: f64 = cell("first mover win share")
+        .split('%')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(first > 55.0, "the first mover wins {first}%:\n{out}");
+    assert_eq!(cell("first seat advantage"), "SIGNIFICANT", "{out}");
+}
