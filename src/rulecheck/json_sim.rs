@@ -6,13 +6,17 @@
 //!  "notes":[S],
 //!  "columns":[{"label":S,"players":N,"options":{NAME:N,...},"games":N,"finished":N,
 //!              "errors":N,"incidents":{LINT:N,...},
-//!              "turns":{"mean":F,"median":N,"p90":N,"max":N},"decisions":{...},
-//!              "branching":F,"forced":F,"tie_rate":F,"lead_changes":F,
-//!              "win_share":[{"seat":N,"share":F,"low":F,"high":F}],
-//!              "first_seat_advantage":B}]}
+//!              "turns":null|{"mean":F,"median":N,"p90":N,"max":N},"decisions":null|{...},
+//!              "branching":F|null,"forced":F|null,"tie_rate":F|null,"lead_changes":F|null,
+//!              "win_share":[{"seat":N,"share":F|null,"low":F|null,"high":F|null}],
+//!              "first_mover_share":null|{"share":F,"low":F,"high":F},
+//!              "first_seat_advantage":B|null}]}
 //! ```
 //!
-//! Shares and rates are fractions (0 to 1), written with 6 decimals.
+//! Shares and rates are fractions (0 to 1), written with 6 decimals. A
+//! figure with no data is `null`, never 0: the lengths, tie rate, lead
+//! changes, win shares and first-seat verdict of a column where no game
+//! finished (`first_mover_share`: with a decision), and the branching and forced share of one with no decision.
 
 use super::json::string;
 use super::lints::{CARD_LOST, DOES_NOT_END, INVARIANT_BROKEN, RULE_FAULT, SOFTLOCK};
@@ -31,7 +35,22 @@ fn lint_name(k: Kind) -> &'static str {
     }
 }
 
+/// A fraction with 6 decimals, or `null` when there is no data for it.
+fn number(out: &mut String, v: Option<f64>) {
+    match v {
+        Some(v) => {
+            let _ = write!(out, "{v:.6}");
+        }
+        None => out.push_str("null"),
+    }
+}
+
+/// The lengths of the finished games, `null` when none finished.
 fn lengths(out: &mut String, h: &Histogram) {
+    if h.count() == 0 {
+        out.push_str("null");
+        return;
+    }
     let _ = write!(
         out,
         "{{\"mean\":{:.6},\"median\":{},\"p90\":{},\"max\":{}}}",
@@ -77,31 +96,49 @@ fn column(out: &mut String, sim: &SimSection, c: usize) {
     lengths(out, &s.turns);
     out.push_str(",\"decisions\":");
     lengths(out, &s.decisions);
-    let _ = write!(
-        out,
-        ",\"branching\":{:.6},\"forced\":{:.6},\"tie_rate\":{:.6},\"lead_changes\":{:.6},\"win_share\":[",
-        s.branching(),
-        s.forced_share(),
-        s.tie_rate(),
-        s.mean_lead_changes()
-    );
+    let finished = s.finished > 0;
+    let decided = s.choices > 0;
+    out.push_str(",\"branching\":");
+    number(out, decided.then(|| s.branching()));
+    out.push_str(",\"forced\":");
+    number(out, decided.then(|| s.forced_share()));
+    out.push_str(",\"tie_rate\":");
+    number(out, finished.then(|| s.tie_rate()));
+    out.push_str(",\"lead_changes\":");
+    number(out, finished.then(|| s.mean_lead_changes()));
+    out.push_str(",\"win_share\":[");
     for seat in 0..col.players {
         if seat > 0 {
             out.push(',');
         }
+        let _ = write!(out, "{{\"seat\":{seat},\"share\":");
         let (share, half) = s.win_share(seat);
+        number(out, finished.then_some(share));
+        out.push_str(",\"low\":");
+        number(out, finished.then_some((share - half).max(0.0)));
+        out.push_str(",\"high\":");
+        number(out, finished.then_some((share + half).min(1.0)));
+        out.push('}');
+    }
+    out.push_str("],\"first_mover_share\":");
+    if s.first_known > 0 {
+        let (share, half) = s.first_mover_share();
         let _ = write!(
             out,
-            "{{\"seat\":{seat},\"share\":{share:.6},\"low\":{:.6},\"high\":{:.6}}}",
+            "{{\"share\":{share:.6},\"low\":{:.6},\"high\":{:.6}}}",
             (share - half).max(0.0),
             (share + half).min(1.0)
         );
+    } else {
+        out.push_str("null");
     }
-    let _ = write!(
-        out,
-        "],\"first_seat_advantage\":{}}}",
-        s.first_seat_advantage(col.players)
-    );
+    out.push_str(",\"first_seat_advantage\":");
+    if finished {
+        let _ = write!(out, "{}", s.first_seat_advantage(col.players));
+    } else {
+        out.push_str("null");
+    }
+    out.push('}');
 }
 
 /// Append the simulation object.

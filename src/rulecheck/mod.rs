@@ -27,6 +27,7 @@
 //! ```
 
 mod allow;
+mod cycle;
 mod exits;
 pub mod explore;
 mod explore_report;

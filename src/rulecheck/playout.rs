@@ -94,6 +94,9 @@ struct Watch<'a> {
     changes: u32,
     /// What an audit found, when it stopped the game.
     found: Option<(Kind, At, String)>,
+    cycles: super::cycle::Cycles,
+    /// The seat of the game's first decision.
+    first: Option<usize>,
 }
 
 impl Observer for Watch<'_> {
@@ -105,6 +108,9 @@ impl Observer for Watch<'_> {
         self.stats.choices += 1;
         self.stats.offered += legal.len() as u64;
         self.stats.forced += u64::from(legal.len() == 1);
+        if self.first.is_none() {
+            self.first = state.chooser();
+        }
         if let Some(p) = self.picks.as_deref_mut() {
             p.push(pick as u32);
         }
@@ -125,6 +131,17 @@ impl Observer for Watch<'_> {
                 format!("{m} after move {taken}")
             };
             self.found = Some((kind, at, m));
+            return ControlFlow::Break(());
+        }
+        if taken > 0 && !state.is_over() && self.cycles.seen(state) {
+            let at = state
+                .decision_node()
+                .map_or(At::Game, |(p, n)| At::Cycle(p, n));
+            let m = format!(
+                "the same position came back {} times by move {taken}",
+                super::cycle::REPEATS
+            );
+            self.found = Some((Kind::DoesNotEnd, at, m));
             return ControlFlow::Break(());
         }
         let now = leader(&state.scores(game), self.highest);
@@ -165,6 +182,8 @@ pub fn play(
         lead: None,
         changes: 0,
         found: None,
+        cycles: super::cycle::Cycles::new(),
+        first: None,
     };
     let played = playout::play(
         game,
@@ -187,9 +206,9 @@ pub fn play(
             match run.stop {
                 Stop::Over => {
                     let winners = state.winners(game);
-                    let changes = w.changes;
+                    let (changes, first) = (w.changes, w.first);
                     w.stats
-                        .finish(state.turns(), state.decisions(), &winners, changes);
+                        .finish(state.turns(), state.decisions(), &winners, changes, first);
                     return;
                 }
                 Stop::Capped => {

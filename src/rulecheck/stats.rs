@@ -11,6 +11,10 @@ pub use crate::playout::{Incident, Incidents};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
+/// Finished games below which a confidence interval is not shown (the
+/// normal approximation is poor, and the interval would be about ±65%).
+pub const FEW_GAMES: u64 = 30;
+
 /// Incidents of one kind at one place kept with full detail (the others are counted).
 pub const KEEP: usize = 3;
 
@@ -129,6 +133,8 @@ pub enum At {
     Node(u16, u32),
     /// A declared invariant, by index.
     Invariant(u16),
+    /// A decision (phase, node) whose position came back again and again.
+    Cycle(u16, u32),
 }
 
 /// Everything counted over a slice of the games of one column.
@@ -141,6 +147,12 @@ pub struct Stats {
     pub decisions: Histogram,
     /// `wins[p][k - 1]`: finished games seat `p` won with `k - 1` others.
     pub wins: Vec<Vec<u64>>,
+    /// `first[k - 1]`: finished games the seat that took the first decision
+    /// won with `k - 1` others; `first_known`: finished games with a decision.
+    #[serde(default)]
+    pub first: Vec<u64>,
+    #[serde(default)]
+    pub first_known: u64,
     /// Finished games with several winners, and with none.
     pub ties: u64,
     pub no_winner: u64,
@@ -171,9 +183,26 @@ impl Stats {
         self.incidents.entry((kind, at)).or_default().add(i, KEEP);
     }
 
-    /// Count a finished game in.
-    pub fn finish(&mut self, turns: u32, decisions: u32, winners: &[usize], lead_changes: u32) {
+    /// Count a finished game in; `first` is the seat of its first decision.
+    pub fn finish(
+        &mut self,
+        turns: u32,
+        decisions: u32,
+        winners: &[usize],
+        lead_changes: u32,
+        first: Option<usize>,
+    ) {
         self.finished += 1;
+        if let Some(f) = first {
+            self.first_known += 1;
+            let k = winners.len();
+            if winners.contains(&f) {
+                if self.first.len() < k {
+                    self.first.resize(k, 0);
+                }
+                self.first[k - 1] += 1;
+            }
+        }
         self.turns.add(turns);
         self.decisions.add(decisions);
         self.lead_changes += u64::from(lead_changes);
@@ -211,6 +240,8 @@ impl Stats {
                 *a += b;
             }
         }
+        add_counts(&mut self.first, &o.first);
+        self.first_known += o.first_known;
         self.ties += o.ties;
         self.no_winner += o.no_winner;
         self.lead_changes += o.lead_changes;
@@ -233,33 +264,21 @@ impl Stats {
     /// counts `1/k`) and the half-width of its 95% confidence interval
     /// (normal approximation, from the per-game variance).
     pub fn win_share(&self, p: usize) -> (f64, f64) {
-        let n = self.finished;
-        if n == 0 {
-            return (0.0, 0.0);
-        }
         let w = self.wins.get(p).map(Vec::as_slice).unwrap_or(&[]);
-        let (mut sum, mut squares) = (0.0, 0.0);
-        for (k, games) in w.iter().enumerate() {
-            let x = 1.0 / (k + 1) as f64;
-            sum += *games as f64 * x;
-            squares += *games as f64 * x * x;
-        }
-        let n = n as f64;
-        let mean = sum / n;
-        let var = (squares / n - mean * mean).max(0.0);
-        let half = if n > 1.0 {
-            1.96 * (var * n / (n - 1.0) / n).sqrt()
-        } else {
-            0.0
-        };
-        (mean, half)
+        share(w, self.finished)
     }
 
-    /// Whether the first seat wins significantly more than its fair share
-    /// (the lower end of its 95% interval is above `1 / players`).
+    /// The same for the seat that took each game's first decision (drawn
+    /// by lot or not), over the finished games that had a decision.
+    pub fn first_mover_share(&self) -> (f64, f64) {
+        share(&self.first, self.first_known)
+    }
+
+    /// Whether the seat that moves first wins significantly more than its
+    /// fair share (the lower end of its 95% interval is above `1 / players`).
     pub fn first_seat_advantage(&self, players: usize) -> bool {
-        let (share, half) = self.win_share(0);
-        self.finished >= 2 && players > 1 && share - half > 1.0 / players as f64
+        let (share, half) = self.first_mover_share();
+        self.first_known >= 2 && players > 1 && share - half > 1.0 / players as f64
     }
 
     pub fn tie_rate(&self) -> f64 {
@@ -285,6 +304,29 @@ fn add_counts(a: &mut Vec<u64>, b: &[u64]) {
     }
 }
 
+/// A share of `n` games from `w[k - 1]`, the games won with `k - 1`
+/// others, and the half-width of its 95% interval.
+fn share(w: &[u64], n: u64) -> (f64, f64) {
+    if n == 0 {
+        return (0.0, 0.0);
+    }
+    let (mut sum, mut squares) = (0.0, 0.0);
+    for (k, games) in w.iter().enumerate() {
+        let x = 1.0 / (k + 1) as f64;
+        sum += *games as f64 * x;
+        squares += *games as f64 * x * x;
+    }
+    let n = n as f64;
+    let mean = sum / n;
+    let var = (squares / n - mean * mean).max(0.0);
+    let half = if n > 1.0 {
+        1.96 * (var * n / (n - 1.0) / n).sqrt()
+    } else {
+        0.0
+    };
+    (mean, half)
+}
+
 fn ratio(a: u64, b: u64) -> f64 {
     if b == 0 { 0.0 } else { a as f64 / b as f64 }
 }
@@ -308,10 +350,10 @@ mod tests {
     fn win_shares_and_advantage() {
         let mut s = Stats::default();
         for _ in 0..70 {
-            s.finish(1, 1, &[0], 0);
+            s.finish(1, 1, &[0], 0, Some(0));
         }
         for _ in 0..30 {
-            s.finish(1, 1, &[1], 0);
+            s.finish(1, 1, &[1], 0, Some(0));
         }
         let (share, half) = s.win_share(0);
         assert!(
@@ -319,7 +361,7 @@ mod tests {
             "{half}"
         );
         assert!(s.first_seat_advantage(2));
-        s.finish(1, 1, &[0, 1], 0);
+        s.finish(1, 1, &[0, 1], 0, Some(0));
         assert_eq!(s.ties, 1);
         assert!((s.win_share(1).0 - 30.5 / 101.0).abs() < 1e-12);
     }

@@ -2,8 +2,10 @@
 //! variant / option value / player count: game length (mean, median, 90th
 //! percentile and maximum, in turns and in decisions), branching factor,
 //! forced moves, ties, lead changes, win share per seat with its 95%
-//! confidence interval, and whether the first seat's advantage is
-//! significant.
+//! confidence interval, the win share of the seat that took each game's
+//! first decision (drawn by lot or not), and whether that first mover's
+//! advantage is significant. Below [`FEW_GAMES`] finished games a column shows the share
+//! with "too few games" instead of an interval or a verdict.
 //!
 //! Lead changes: after setup and after every decision the players are
 //! ranked by the `winners` key (`State::scores`); when one player alone is
@@ -11,7 +13,7 @@
 //! another led before (moments of equality keep the last leader).
 
 use super::run::SimSection;
-use super::stats::Stats;
+use super::stats::{FEW_GAMES, Stats};
 use std::fmt::Write;
 
 const LABEL: usize = 22;
@@ -109,14 +111,29 @@ pub fn render(sims: &[&SimSection]) -> String {
                     return "-".into();
                 }
                 let (share, half) = s.win_share(seat);
+                if s.finished < FEW_GAMES {
+                    return format!("{:.1}% too few games", 100.0 * share);
+                }
                 format!("{:.1}% ±{:.1}", 100.0 * share, 100.0 * half)
             }),
         );
     }
     row(
+        "first mover win share",
+        done(&|s, _| {
+            let (share, half) = s.first_mover_share();
+            if s.first_known < FEW_GAMES {
+                return format!("{:.1}% too few games", 100.0 * share);
+            }
+            format!("{:.1}% ±{:.1}", 100.0 * share, 100.0 * half)
+        }),
+    );
+    row(
         "first seat advantage",
         done(&|s, n| {
-            if s.first_seat_advantage(n) {
+            if s.finished < FEW_GAMES {
+                "too few games".into()
+            } else if s.first_seat_advantage(n) {
                 "SIGNIFICANT".into()
             } else {
                 "no".into()

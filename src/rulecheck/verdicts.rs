@@ -185,6 +185,15 @@ fn incident_finding(
             node_span(p, n).unwrap_or(start),
             "still running here when the engine gave up",
         ),
+        (Kind::DoesNotEnd, At::Cycle(p, n)) => (
+            &DOES_NOT_END,
+            format!(
+                "games go round in circles: the same position, with the same choice pending, came back {} times with no score change",
+                super::cycle::REPEATS
+            ),
+            node_span(p, n).unwrap_or(start),
+            "this choice keeps coming back to the same position",
+        ),
         (Kind::DoesNotEnd, _) => (
             &DOES_NOT_END,
             format!(

@@ -136,3 +136,134 @@ fn hung_games_stop_the_column_early() {
     assert!(out.contains("`p.score >= target` was tested"), "{out}");
     assert_eq!(out.matches("does-not-end").count(), 1, "{out}");
 }
+
+/// `--json` says `null`, not 0, for a figure with no data: a column where
+/// no game finished has no lengths, tie rate, lead changes or win shares.
+#[test]
+fn json_says_null_for_figures_with_no_data() {
+    let (code, out, err) = rulecheck(&[
+        "tests/rulecheck/variants/never_ends.rules",
+        "--games",
+        "64",
+        "--players",
+        "2",
+        "--max-decisions",
+        "300",
+        "--json",
+    ]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(super::is_json(&out), "{out}");
+    assert!(out.contains("\"finished\":0,"), "{out}");
+    for figure in [
+        "\"turns\":null",
+        "\"decisions\":null",
+        "\"tie_rate\":null",
+        "\"lead_changes\":null",
+        "{\"seat\":0,\"share\":null,\"low\":null,\"high\":null}",
+        "\"first_seat_advantage\":null",
+    ] {
+        assert!(out.contains(figure), "no `{figure}`:\n{out}");
+    }
+    // decisions were taken, so these have data
+    assert!(!out.contains("\"branching\":null"), "{out}");
+    let (_, out, _) = rulecheck(&[
+        "tests/rulecheck/variants/race.rules",
+        "--games",
+        "40",
+        "--players",
+        "2",
+        "--json",
+    ]);
+    assert!(!out.contains("null,\"low\""), "{out}");
+}
+
+/// Fewer than 30 finished games give "too few games", not an interval of
+/// ±20% or more; 30 and over give the interval.
+#[test]
+fn few_games_have_no_interval() {
+    let few = |games: &str| {
+        let args = [
+            "tests/rulecheck/variants/race.rules",
+            "--games",
+            games,
+            "--players",
+            "2",
+        ];
+        rulecheck(&args).1
+    };
+    let out = few("29");
+    let row = out
+        .lines()
+        .find(|l| l.contains("win share P0"))
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(row.contains("too few games") && !row.contains('±'), "{out}");
+    assert!(
+        out.lines()
+            .any(|l| l.contains("first seat advantage") && l.ends_with("too few games")),
+        "{out}"
+    );
+    let out = few("30");
+    assert!(!out.contains("too few games") && out.contains('±'), "{out}");
+}
+
+/// A game that goes round in circles through a choice is found from its
+/// repeated position, far under the decision limit, at the choice's line.
+#[test]
+fn repeated_positions_are_found_early() {
+    let (code, out, _) = rulecheck(&[
+        "tests/rulecheck/variants/round_in_circles.rules",
+        "--games",
+        "64",
+        "--players",
+        "2",
+        "--max-decisions",
+        "10000",
+    ]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("games go round in circles"), "{out}");
+    assert!(out.contains("round_in_circles.rules:38"), "{out}");
+    let at = out
+        .find("came back 64 times by move ")
+        .unwrap_or_else(|| panic!("{out}"));
+    let rest = &out[at + "came back 64 times by move ".len()..];
+    let moves: u32 = rest[..rest.find(|c: char| !c.is_ascii_digit()).unwrap_or(0)]
+        .parse()
+        .unwrap_or_else(|_| panic!("{out}"));
+    assert!(moves < 1000, "found only at move {moves}:\n{out}");
+}
+
+/// The first-mover advantage is judged on the seat that took each game's
+/// first decision: in a race whose first player is drawn by lot, P0 wins
+/// about half the games, but whoever moves first wins more.
+#[test]
+fn first_mover_is_the_seat_of_the_first_decision() {
+    let (_, out, err) = rulecheck(&[
+        "tests/rulecheck/variants/first_by_lot.rules",
+        "--games",
+        "1000",
+        "--players",
+        "2",
+    ]);
+    let cell = |row: &str| -> String {
+        let line = out
+            .lines()
+            .find(|l| l.trim_start().starts_with(row))
+            .unwrap_or_else(|| panic!("no `{row}`:\n{out}{err}"));
+        line[2 + 22..].trim().to_string()
+    };
+    let p0: f64 = cell("win share P0")
+        .split('%')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!((40.0..60.0).contains(&p0), "P0 wins {p0}%:\n{out}");
+    let first: f64 = cell("first mover win share")
+        .split('%')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(first > 55.0, "the first mover wins {first}%:\n{out}");
+    assert_eq!(cell("first seat advantage"), "SIGNIFICANT", "{out}");
+}

@@ -56,6 +56,7 @@ fn cases() -> Vec<(&'static str, Plan, &'static [&'static str])> {
             &["softlock"],
         ),
         ("never_ends.rules", plan(20), &["does-not-end"]),
+        ("round_in_circles.rules", plan(20), &["does-not-end"]),
         ("lost_chip.rules", plan(20), &["invariant-broken"]),
         ("empty_pile.rules", plan(20), &["rule-fault"]),
         (
