@@ -310,6 +310,10 @@ fn incident_finding(
             );
         }
     }
+    if let (Kind::DoesNotEnd, At::Cycle(..)) = (kind, at) {
+        // a longer budget would not help: the game came back to where it was
+        d = d.help("every way on from this choice leads back to it: give the loop a way out (a counter that only grows, a pile that only shrinks), or let one option change the position for good");
+    }
     if (kind, at) == (Kind::RuleFault, At::Game) {
         d = d.help("the engine stopped with an internal error; the reproduction replays the moves before it");
     }
