@@ -48,8 +48,13 @@ impl Game {
     /// Read and compile a rules file (a variant with its bases).
     ///
     /// ```
-    /// let game = grail::Game::load("rules/tamoul.rules").expect("compiles");
-    /// assert_eq!(game.players(), (2, 6));
+    /// let path = std::env::temp_dir().join("grail-doc-coin.rules");
+    /// std::fs::write(&path, "game \"Coin\" { players 2..4 }\n\
+    ///     start { choose seat(0) { \"stop\" { } } end game }\n\
+    ///     winners highest 0\n").expect("a temporary file");
+    /// let game = grail::Game::load(&path).expect("compiles");
+    /// assert_eq!(game.players(), (2, 4));
+    /// assert!(grail::Game::load("no/such/file.rules").is_err());
     /// ```
     pub fn load(path: impl AsRef<Path>) -> Result<Game, Diagnostics> {
         crate::load::load(path.as_ref()).map(Game::from)
@@ -134,7 +139,11 @@ impl Game {
     /// `--set` for every front end.
     ///
     /// ```
-    /// let game = grail::Game::load("rules/tamoul.rules").expect("compiles");
+    /// let text = "game \"Race\" { players 2..2 }\n\
+    ///     option target = 100 in 10..500 \"points to win\"\n\
+    ///     start { choose seat(0) { \"stop\" { } } end game }\n\
+    ///     winners highest target\n";
+    /// let game = grail::Game::from_source("race.rules", text).expect("compiles");
     /// let opts = game.options_from(&["target=50"]).expect("a setting");
     /// assert_eq!(opts[game.option_index("target").unwrap()], 50);
     /// assert!(game.options_from(&["target"]).is_err());
