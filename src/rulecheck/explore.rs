@@ -223,8 +223,10 @@ fn look_ahead(
 ) -> Option<usize> {
     let mut best: Option<(i32, usize)> = None;
     let mut ties = 0u32;
+    // one scratch state, copied into without allocating for each option
+    let mut next = state.clone();
     for (i, a) in buf.iter().enumerate().take(LOOK) {
-        let mut next = state.clone();
+        next.clone_from(state);
         if next.apply(game, *a).is_err() {
             continue;
         }
