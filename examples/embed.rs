@@ -80,7 +80,7 @@ pub fn play(path: &str, players: Option<usize>, seed: u64) -> Result<String, Str
                 game.name()
             )
         }
-        Status::Stuck => format!("stuck after {decisions} decisions\n"),
+        Status::Stuck | Status::Chance => format!("stuck after {decisions} decisions\n"),
         Status::Decide(_) => format!("still running after {decisions} decisions\n"),
     };
     out.push_str(&ending);

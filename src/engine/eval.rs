@@ -3,6 +3,7 @@
 //! zone instances. Collections are walked through [`Coll`] descriptors, so
 //! evaluation allocates nothing.
 
+use super::chance::Draws;
 pub use super::fault::Fault;
 use super::geometry::at_xy;
 pub use super::geometry::{cell_of, cell_xy, each_move, each_ray_cell, shift};
@@ -10,8 +11,6 @@ use super::state::Core;
 use crate::check::hir::{Builtin, Expr};
 use crate::graph::Graph;
 use crate::syntax::ast::{AggKind, BinOp};
-use rand::Rng;
-use rand_chacha::ChaCha8Rng;
 
 /// Checked 32-bit arithmetic: a result out of range is a fault, never a wrap.
 pub fn add(a: i32, b: i32) -> Result<i32, Fault> {
@@ -247,7 +246,7 @@ pub struct Ev<'a> {
     pub g: &'a Graph,
     pub c: &'a Core,
     pub locals: &'a mut [i32],
-    pub rng: Option<&'a mut ChaCha8Rng>,
+    pub rng: Option<Draws<'a>>,
 }
 
 impl Ev<'_> {
@@ -523,8 +522,8 @@ impl Ev<'_> {
                 if hi < lo {
                     return Err(Fault::RandomBounds);
                 }
-                match self.rng.as_deref_mut() {
-                    Some(rng) => rng.random_range(lo..=hi),
+                match self.rng.as_mut() {
+                    Some(draws) => draws.range(lo, hi)?,
                     None => lo,
                 }
             }

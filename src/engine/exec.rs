@@ -3,6 +3,7 @@
 //! applies one. Reactions are calls pushed when a card enters a zone that
 //! opens them.
 
+use super::chance::Draws;
 use super::eval::{Coll, Ev, Fault, add, sub};
 use super::state::{Frame, State};
 use crate::check::hir::{Place, ProcKind};
@@ -65,7 +66,7 @@ impl State {
             g,
             c: &self.core,
             locals: &mut self.locals[base..],
-            rng: Some(&mut self.rng),
+            rng: Some(Draws::new(&mut self.rng, &mut self.chance)),
         };
         f(&mut ev)
     }
@@ -402,7 +403,7 @@ impl State {
             }
             Node::Shuffle(z) => {
                 let z = self.ev(g, |ev| ev.zone(z))?;
-                self.core.shuffle(g, z, &mut self.rng);
+                Draws::new(&mut self.rng, &mut self.chance).shuffle(g, &mut self.core, z)?;
                 self.set_pc(next);
             }
             Node::Swap(a, b) => {

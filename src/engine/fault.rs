@@ -35,6 +35,12 @@ pub enum Fault {
     TooManyCheckpoints,
     /// No decision within [`super::STEP_BUDGET`] steps.
     Runaway,
+    /// Explicit-chance mode: a draw waits for its outcome (not an error;
+    /// see `chance.rs`).
+    Chance,
+    /// Explicit-chance mode: a `random(lo, hi)` with more outcomes than
+    /// [`super::chance::MAX_CHANCE_OUTCOMES`].
+    ChanceTooWide,
 }
 
 impl Fault {
@@ -68,6 +74,10 @@ impl Fault {
                 "more than 64 checkpoints are kept at once (each `checkpoint` needs a `rollback` or the end of its phase)"
             }
             Fault::Runaway => "runaway",
+            Fault::Chance => "a random draw waits for its outcome (explicit-chance mode)",
+            Fault::ChanceTooWide => {
+                "random(lo, hi) has more than 65536 outcomes, too many for explicit-chance mode"
+            }
         }
     }
 }

@@ -8,6 +8,7 @@
 //! interpreter, `view.rs` labels, views and arranging positions.
 
 mod board_view;
+mod chance;
 mod determinize;
 mod eval;
 mod exec;
@@ -17,14 +18,17 @@ mod observe;
 pub mod perft;
 mod probe;
 mod state;
+mod tensor;
 mod view;
 
+pub use chance::{CHANCE_ARM, ChanceNode, MAX_CHANCE_OUTCOMES};
 pub use determinize::{Determinizer, card_locals, relabel_locals};
 pub use eval::Fault;
 pub use exec::{Action, STEP_BUDGET};
 pub use observe::{ActionSpace, DYNAMIC_INT_WIDTH, MAX_ARM_WIDTH};
 pub use probe::Probe;
 pub use state::{Core, EngineError, Frame, State};
+pub use tensor::TensorShape;
 pub use view::Viewer;
 
 /// The load pipeline's entry points, kept here for older paths
@@ -321,6 +325,9 @@ pub enum Status {
     Over,
     /// A choice with no legal option and no `otherwise`: the game cannot go on.
     Stuck,
+    /// Explicit-chance mode only: a random draw waits for its outcome
+    /// ([`State::chance_outcomes`], [`State::apply_chance`]).
+    Chance,
 }
 
 /// The decision a state waits for: where it is in the rules and its options.
@@ -516,6 +523,9 @@ impl State {
     /// What the state waits for: a player's decision, nothing (over), or
     /// nothing possible (stuck).
     pub fn status(&self, game: &Game) -> Status {
+        if let Some(chance) = self.chance_status() {
+            return chance;
+        }
         match self.chooser() {
             _ if self.over => Status::Over,
             Some(p) if !self.legal.is_empty() || self.can_pass(game) => Status::Decide(p),
@@ -591,6 +601,9 @@ impl State {
 
     /// Apply an action known to be legal (taken from `legal_actions`).
     pub fn apply_unchecked(&mut self, game: &Game, action: Action) -> Result<(), EngineError> {
+        if self.explicit_chance() {
+            return self.apply_with_chance(game, action);
+        }
         let r = self
             .take_with(game.graph(), action, &mut |_, _| {})
             .map_err(|(m, at)| self.fault(game, m, at))

@@ -238,12 +238,22 @@ impl State {
             ));
         }
         let mut out = String::new();
-        let mut s = State::new(game, self.players(), self.seed(), &self.core.opts)?;
-        for (i, a) in self.history().iter().enumerate() {
-            let who = s.chooser().map_or("?".to_string(), |p| format!("P{p}"));
-            let label = s.label_seen(game, *a, Viewer::Seat(seat));
-            out.push_str(&format!("{}. {who}: {label}\n", i + 1));
-            s.apply_unchecked(game, *a)?;
+        let (n, seed, opts) = (self.players(), self.seed(), &self.core.opts);
+        let mut s = if self.explicit_chance() {
+            State::new_explicit_chance(game, n, seed, opts)?
+        } else {
+            State::new(game, n, seed, opts)?
+        };
+        let mut i = 0;
+        for a in self.history() {
+            // a chance outcome shows only in what it changed on the table
+            if a.arm != super::CHANCE_ARM {
+                i += 1;
+                let who = s.chooser().map_or("?".to_string(), |p| format!("P{p}"));
+                let label = s.label_seen(game, *a, Viewer::Seat(seat));
+                out.push_str(&format!("{i}. {who}: {label}\n"));
+            }
+            s.replay_step(game, *a)?;
         }
         out.push_str(&self.observation(game, seat));
         Ok(out)

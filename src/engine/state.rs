@@ -2,6 +2,7 @@
 //! the rules can see (zones, cards, knowledge, variables); [`State`] adds
 //! the interpreter's call stack, the seeded generator and the counters.
 
+use super::chance::{Chance, Draws};
 use super::eval::{Ev, Fault};
 use super::exec::Action;
 use crate::check::hir::Expr;
@@ -388,6 +389,9 @@ pub struct State {
     /// `State::listing_fault`).
     #[serde(skip)]
     pub(super) listing_fault: Option<Box<EngineError>>,
+    /// Explicit-chance mode's bookkeeping (`chance.rs`); `None` normally.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(super) chance: Option<Box<Chance>>,
 }
 
 impl Clone for State {
@@ -410,6 +414,7 @@ impl Clone for State {
             edited: false,
             defer: false,
             listing_fault: None,
+            chance: None,
         };
         s.clone_from(self);
         s
@@ -435,6 +440,7 @@ impl Clone for State {
         self.edited = o.edited;
         self.defer = o.defer;
         self.listing_fault.clone_from(&o.listing_fault);
+        self.chance.clone_from(&o.chance);
     }
 }
 
@@ -493,6 +499,18 @@ impl State {
         seed: u64,
         opts: &[i32],
     ) -> Result<State, Fault> {
+        State::create_with(g, players, seed, opts, None)
+    }
+
+    /// Like [`State::create`]; in explicit-chance mode the variables'
+    /// random initial values come from `chance`.
+    pub(super) fn create_with(
+        g: &Graph,
+        players: usize,
+        seed: u64,
+        opts: &[i32],
+        mut chance: Option<&mut Chance>,
+    ) -> Result<State, Fault> {
         let t = &g.tables;
         let n = players as u8;
         let mut zone_base = Vec::new();
@@ -549,7 +567,12 @@ impl State {
         }
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         for (vi, v) in t.vars.iter().enumerate() {
-            let value = eval_const(g, &core, &v.init, &mut rng)?;
+            let value = eval_const(
+                g,
+                &core,
+                &v.init,
+                Draws::with(&mut rng, chance.as_deref_mut()),
+            )?;
             let base = core.var_base[vi] as usize;
             let count = if v.per_player {
                 n as usize
@@ -585,23 +608,19 @@ impl State {
             edited: false,
             defer: false,
             listing_fault: None,
+            chance: None,
         })
     }
 }
 
 /// Evaluate an expression outside any phase (variable initial values).
-pub(crate) fn eval_const(
-    g: &Graph,
-    core: &Core,
-    e: &Expr,
-    rng: &mut ChaCha8Rng,
-) -> Result<i32, Fault> {
+pub(crate) fn eval_const(g: &Graph, core: &Core, e: &Expr, draws: Draws) -> Result<i32, Fault> {
     let mut locals = [0i32; 16];
     Ev {
         g,
         c: core,
         locals: &mut locals,
-        rng: Some(rng),
+        rng: Some(draws),
     }
     .eval(e)
 }

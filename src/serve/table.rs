@@ -234,7 +234,9 @@ impl Table {
         let s = &inner.session;
         match s.state.status(&s.game) {
             Status::Over => return Err(refuse(409, "the game is over: no more moves")),
-            Status::Stuck => return Err(refuse(409, "nobody can move: the game is stuck")),
+            Status::Stuck | Status::Chance => {
+                return Err(refuse(409, "nobody can move: the game is stuck"));
+            }
             Status::Decide(p) if p != seat => {
                 return Err(refuse(
                     409,
@@ -426,7 +428,7 @@ fn tail<T>(items: &[T]) -> &[T] {
 fn status_line(s: &Session) -> String {
     match s.state.status(&s.game) {
         Status::Decide(p) => format!("P{p} to choose"),
-        Status::Stuck => s.stuck_line(),
+        Status::Stuck | Status::Chance => s.stuck_line(),
         Status::Over => {
             let mut out = String::new();
             s.report_result(&mut out);
