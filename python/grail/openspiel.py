@@ -158,3 +158,29 @@ class _Observer:
         if self.perfect_recall:
             return state.grail.information_state_string(player)
         return state.grail.observation_string(player)
+
+
+class RolloutEvaluator:
+    """An evaluator for OpenSpiel's Python MCTS (`mcts.MCTSBot`): the value
+    of a state is the average of `n_rollouts` uniformly random playouts run
+    in Rust (like `mcts.RandomRolloutEvaluator`, which plays them through
+    Python, but much faster)."""
+
+    def __init__(self, n_rollouts=1, random_state=None, max_steps=100_000):
+        self.n_rollouts = n_rollouts
+        self._random_state = random_state or np.random.RandomState()
+        self.max_steps = max_steps
+
+    def evaluate(self, state):
+        total = None
+        for _ in range(self.n_rollouts):
+            seed = int(self._random_state.randint(0, 2**31 - 1))
+            r = np.array(state.grail.random_rollout(seed, self.max_steps))
+            total = r if total is None else total + r
+        return total / self.n_rollouts
+
+    def prior(self, state):
+        if state.is_chance_node():
+            return state.chance_outcomes()
+        legal = state.legal_actions(state.current_player())
+        return [(a, 1.0 / len(legal)) for a in legal]

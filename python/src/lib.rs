@@ -53,6 +53,11 @@ impl Game {
     fn name(&self) -> String {
         self.game.name().to_string()
     }
+    /// Pickling: the game is read again from its path.
+    fn __reduce__(slf: &Bound<'_, Self>) -> (Py<PyAny>, (String,)) {
+        let class = slf.get_type().into_any().unbind();
+        (class, (slf.get().path.clone(),))
+    }
     #[getter]
     fn path(&self) -> String {
         self.path.clone()
@@ -132,6 +137,14 @@ impl Game {
     }
 }
 
+/// One decision as every seat saw it: a persistent list, newest first,
+/// so a clone shares it (O(1)) and appending does not copy it.
+struct Seen {
+    prev: Option<Arc<Seen>>,
+    chooser: usize,
+    labels: Vec<String>,
+}
+
 /// A position of a game.
 #[pyclass(module = "grail._grail")]
 struct State {
@@ -139,6 +152,9 @@ struct State {
     game: RGame,
     state: RState,
     seats: Arc<Seats>,
+    /// The decisions so far as each seat saw them (for
+    /// `information_state_string` without replaying the game).
+    seen: Option<Arc<Seen>>,
 }
 
 impl State {
@@ -147,11 +163,14 @@ impl State {
             space: ActionSpace::new(&game, state.players()),
             shape: TensorShape::new(&game, state.players()),
         });
+        // a state read back or started here: its past, if any, replayed once
+        let seen = seen_by_replay(&game, &state);
         State {
             owner,
             game,
             state,
             seats,
+            seen,
         }
     }
 
@@ -161,7 +180,26 @@ impl State {
             game: self.game.clone(),
             state: self.state.clone(),
             seats: self.seats.clone(),
+            seen: self.seen.clone(),
         }
+    }
+
+    /// Apply a decision, recording its label as each seat sees it.
+    fn decide(&mut self, action: grail::Action) -> PyResult<()> {
+        let chooser = self.state.chooser().unwrap_or(0);
+        let labels = (0..self.state.players())
+            .map(|p| {
+                self.state
+                    .label_seen(&self.game, action, grail::Viewer::Seat(p))
+            })
+            .collect();
+        self.state.apply(&self.game, action).map_err(err)?;
+        self.seen = Some(Arc::new(Seen {
+            prev: self.seen.take(),
+            chooser,
+            labels,
+        }));
+        Ok(())
     }
 
     fn seat(&self, seat: usize) -> PyResult<usize> {
@@ -251,7 +289,7 @@ impl State {
             .space
             .action(&self.state, id)
             .ok_or_else(|| err(format!("{id} is not an action of this decision")))?;
-        self.state.apply(&self.game, action).map_err(err)
+        self.decide(action)
     }
 
     /// An action's text as the chooser sees it (a chance outcome's too).
@@ -260,9 +298,10 @@ impl State {
             let value = node.value(id).ok_or_else(|| err("not an outcome"))?;
             return Ok(match node {
                 ChanceNode::Number { .. } => format!("chance: {value}"),
-                ChanceNode::Card { .. } => {
-                    format!("chance: {}", self.game.card_name(value as usize))
-                }
+                ChanceNode::Card { .. } => format!(
+                    "chance: {} (card {value})",
+                    self.game.card_name(value as usize)
+                ),
             });
         }
         let action = self
@@ -270,7 +309,19 @@ impl State {
             .space
             .action(&self.state, id)
             .ok_or_else(|| err(format!("{id} is not an action of this decision")))?;
-        Ok(self.state.label(&self.game, action))
+        let label = self.state.label(&self.game, action);
+        // two actions with the same text (two equal cards) get their ids
+        let twins = self
+            .state
+            .legal_actions(&self.game)
+            .into_iter()
+            .filter(|a| self.state.label(&self.game, *a) == label)
+            .count();
+        Ok(if twins > 1 {
+            format!("{label} [{id}]")
+        } else {
+            label
+        })
     }
 
     /// Zero-sum returns (see the module doc); all 0 before the end.
@@ -297,7 +348,28 @@ impl State {
     fn observation_string(&self, seat: usize) -> PyResult<String> {
         Ok(self.state.observation(&self.game, self.seat(seat)?))
     }
+    /// Every decision so far as `seat` saw it when it was taken, then
+    /// the observation: the format of grail's `State::information_state`,
+    /// kept as the game goes rather than replayed. In a determinized
+    /// state, past decisions show as the determinizing seat saw them.
     fn information_state_string(&self, seat: usize) -> PyResult<String> {
+        let seat = self.seat(seat)?;
+        let mut lines = Vec::new();
+        let mut at = self.seen.as_deref();
+        while let Some(s) = at {
+            lines.push((s.chooser, &s.labels[seat]));
+            at = s.prev.as_deref();
+        }
+        let mut out = String::new();
+        for (i, (who, label)) in lines.iter().rev().enumerate() {
+            out.push_str(&format!("{}. P{who}: {label}\n", i + 1));
+        }
+        out.push_str(&self.state.observation(&self.game, seat));
+        Ok(out)
+    }
+
+    /// grail's own `information_state` (replays the game from its seed).
+    fn information_state_replayed(&self, seat: usize) -> PyResult<String> {
         self.state
             .information_state(&self.game, self.seat(seat)?)
             .map_err(err)
@@ -338,6 +410,12 @@ impl State {
         self.state.to_json()
     }
 
+    /// Pickling (and pyspiel's copies) go through `serialize`.
+    fn __reduce__(&self, py: Python<'_>) -> PyResult<(Py<PyAny>, (String,))> {
+        let read = self.owner.bind(py).getattr("deserialize")?.unbind();
+        Ok((read, (self.state.to_json(),)))
+    }
+
     /// The history: (arm, value) of every decision, and chance outcomes
     /// (arm 65534) in explicit-chance mode.
     fn history(&self) -> Vec<(u16, i32)> {
@@ -357,10 +435,70 @@ impl State {
         self.owner.clone_ref(py)
     }
 
+    /// Play on from here with uniformly random actions and chance outcomes
+    /// (from `seed`) in Rust, for at most `max_steps` steps; returns the
+    /// returns at the end (all 0 if the limit was hit). This state is not
+    /// changed. A fast rollout for search (`grail.openspiel.RolloutEvaluator`).
+    #[pyo3(signature = (seed, max_steps=100_000))]
+    fn random_rollout(&self, py: Python<'_>, seed: u64, max_steps: usize) -> PyResult<Vec<f64>> {
+        use rand::Rng;
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut s = self.copy(py);
+        for _ in 0..max_steps {
+            let ids = s.legal_actions()?;
+            if s.is_terminal() || ids.is_empty() {
+                break;
+            }
+            if let Some(node) = s.state.chance_node() {
+                let outs = node.outcomes();
+                let (v, _) = outs[rng.random_range(0..outs.len())];
+                s.state.apply_chance(&s.game, v).map_err(err)?;
+            } else {
+                let legal = s.state.legal_actions(&s.game);
+                let a = legal[rng.random_range(0..legal.len())];
+                s.state.apply(&s.game, a).map_err(err)?;
+            }
+        }
+        Ok(s.returns())
+    }
+
     /// The table as seat 0 sees it.
     fn __str__(&self) -> String {
         self.state.observation(&self.game, 0)
     }
+}
+
+/// The decisions of `state`'s history as each seat saw them, replayed
+/// from its seed (`None` when there are none, or the state was edited).
+fn seen_by_replay(game: &RGame, state: &RState) -> Option<Arc<Seen>> {
+    if state.history().is_empty() {
+        return None;
+    }
+    let n = state.players();
+    let opts = &state.table().opts;
+    let mut s = if state.explicit_chance() {
+        RState::new_explicit_chance(game, n, state.seed(), opts).ok()?
+    } else {
+        RState::new(game, n, state.seed(), opts).ok()?
+    };
+    let mut seen: Option<Arc<Seen>> = None;
+    for a in state.history() {
+        if a.arm == grail::engine::CHANCE_ARM {
+            s.apply_chance(game, a.value).ok()?;
+            continue;
+        }
+        let chooser = s.chooser()?;
+        let labels = (0..n)
+            .map(|p| s.label_seen(game, *a, grail::Viewer::Seat(p)))
+            .collect();
+        s.apply_unchecked(game, *a).ok()?;
+        seen = Some(Arc::new(Seen {
+            prev: seen,
+            chooser,
+            labels,
+        }));
+    }
+    seen
 }
 
 /// Plays random games in Rust through the same calls the Python loop uses

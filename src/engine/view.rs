@@ -171,6 +171,9 @@ impl State {
             (false, Some(p)) => {
                 let _ = writeln!(out, "P{p} to choose");
             }
+            (false, None) if self.chance_node().is_some() => {
+                let _ = writeln!(out, "a random draw is pending");
+            }
             (false, None) => {
                 let _ = writeln!(out, "stuck: nobody can move");
             }
