@@ -152,7 +152,7 @@ class _Observer:
 
     def set_from(self, state, player):
         if self.tensor.size:
-            self.tensor[:] = state.grail.observation_tensor(player)
+            self.tensor[:] = np.frombuffer(state.grail.observation_tensor_bytes(player), np.float32)
 
     def string_from(self, state, player):
         if self.perfect_recall:

@@ -377,6 +377,17 @@ impl State {
     fn observation_tensor(&self, seat: usize) -> PyResult<Vec<f32>> {
         Ok(self.state.observation_tensor(&self.game, self.seat(seat)?))
     }
+    /// The observation tensor as the bytes of little-endian f32s (for
+    /// `numpy.frombuffer`: no Python float per entry).
+    fn observation_tensor_bytes<'py>(
+        &self,
+        py: Python<'py>,
+        seat: usize,
+    ) -> PyResult<Bound<'py, pyo3::types::PyBytes>> {
+        let t = self.state.observation_tensor(&self.game, self.seat(seat)?);
+        let bytes: Vec<u8> = t.iter().flat_map(|x| x.to_le_bytes()).collect();
+        Ok(pyo3::types::PyBytes::new(py, &bytes))
+    }
     fn observation_tensor_size(&self) -> usize {
         self.seats.shape.len()
     }

@@ -104,6 +104,11 @@ def test_information_state_is_kept_as_the_game_goes():
             assert state.information_state_string(seat) == state.information_state_replayed(seat)
 
 
+def labels(state):
+    texts = (state.action_to_string(a) for a in state.legal_actions())
+    return sorted(re.sub(r" \[\d+\]$", "", t) for t in texts)
+
+
 @pytest.mark.parametrize("explicit", [False, True])
 def test_determinize_is_honest(explicit):
     """A determinization for a seat leaves everything that seat knows as it
@@ -124,7 +129,10 @@ def test_determinize_is_honest(explicit):
                 assert d.observation_tensor(seat) == state.observation_tensor(seat)
                 assert d.information_state_string(seat) == state.information_state_string(seat)
                 if state.current_player == seat:
-                    assert d.legal_actions() == state.legal_actions()
+                    # the same choices as the seat sees them; ids of actions
+                    # that bind a card the seat does not know are the card's
+                    # number, so they may differ (docs/embedding.md)
+                    assert labels(d) == labels(state)
                 changed += d.serialize() != state.serialize()
                 checked += 1
         play_some(state, 1, rng)
