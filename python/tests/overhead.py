@@ -2,7 +2,7 @@
 legal_actions() + apply() from Python, against the same loop in Rust
 (`grail._grail.rust_random_steps`, legal ids + apply through grail's API).
 
-    python python/overhead.py rules/tamoul.rules 2 20000
+    python python/tests/overhead.py rules/tamoul.rules 2 20000
 """
 
 import random
