@@ -5,7 +5,10 @@
 //! every action: the cards are conserved, no invariant is broken, and a game
 //! that is not over has a legal action; a panic is caught and counted.
 //! Playout `i` depends only on `--seed` and `i`, so a failure is replayed
-//! with `--from I --playouts 1`. Exits 1 on any failure.
+//! with `--from I --playouts 1`; a failure also writes a REPL script of its
+//! moves (`soak-I.grail` in the system's temporary folder) for
+//! `grail play FILE --players N --seed S [--set ...] --script soak-I.grail`.
+//! Exits 1 on any failure.
 //!
 //! ```text
 //! cargo run --release --example soak -- [--playouts N] [--seed S] [--from I]
@@ -106,7 +109,9 @@ fn playout(
     all: &[(String, Game)],
     counts: &Counts,
     acts: &mut Vec<grail::Action>,
+    picks: &mut Vec<usize>,
 ) -> Result<(), String> {
+    picks.clear();
     let mut rng = ChaCha8Rng::seed_from_u64(grail::sim::game_seed(a.seed, i));
     let (name, game) = &all[rng.random_range(0..all.len())];
     let (lo, hi) = game.players();
@@ -132,7 +137,20 @@ fn playout(
             return Ok(());
         }
     };
-    let fail = |what: String| Err(failure(i, name, players, &shown, what));
+    let fail = |what: String, picks: &[usize]| {
+        let mut script: String = picks.iter().map(|p| format!("{}\n", p + 1)).collect();
+        script.push_str("moves\n");
+        let path = std::env::temp_dir().join(format!("soak-{i}.grail"));
+        let sets: String = shown.iter().map(|s| format!(" --set {s}")).collect();
+        let replay = match std::fs::write(&path, script) {
+            Ok(()) => format!(
+                "\n    grail play {name} --players {players} --seed {seed}{sets} --script {}",
+                path.display()
+            ),
+            Err(_) => String::new(),
+        };
+        Err(failure(i, name, players, &shown, what + &replay))
+    };
     let mut steps = 0;
     while !s.is_over() {
         if steps == a.max_steps {
@@ -142,17 +160,19 @@ fn playout(
         }
         s.legal_actions_into(game, acts);
         if acts.is_empty() {
-            return fail(format!("step {steps}: not over, yet no legal action"));
+            return fail(format!("step {steps}: not over, yet no legal action"), picks);
         }
-        let act = acts[rng.random_range(0..acts.len())];
-        if let Err(e) = s.apply(game, act) {
-            return fail(format!("step {steps}: applying a legal action failed: {e}"));
+        let pick = rng.random_range(0..acts.len());
+        picks.push(pick);
+        if let Err(e) = s.apply(game, acts[pick]) {
+            let why = format!("step {steps}: applying a legal action failed: {e}");
+            return fail(why, picks);
         }
         if let Err(e) = s.check_conservation(game) {
-            return fail(format!("step {steps}: cards not conserved: {e}"));
+            return fail(format!("step {steps}: cards not conserved: {e}"), picks);
         }
         if let Some(b) = s.broken_invariant(game) {
-            return fail(format!("step {steps}: invariant broken: {b}"));
+            return fail(format!("step {steps}: invariant broken: {b}"), picks);
         }
         steps += 1;
     }
@@ -174,13 +194,14 @@ fn main() {
         for _ in 0..a.jobs {
             scope.spawn(|| {
                 let mut acts = Vec::new();
+                let mut picks = Vec::new();
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     if i >= end {
                         break;
                     }
                     let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                        playout(i, &a, &all, &counts, &mut acts)
+                        playout(i, &a, &all, &counts, &mut acts, &mut picks)
                     }));
                     counts.playouts.fetch_add(1, Ordering::Relaxed);
                     let why = match r {
