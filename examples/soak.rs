@@ -160,7 +160,10 @@ fn playout(
         }
         s.legal_actions_into(game, acts);
         if acts.is_empty() {
-            return fail(format!("step {steps}: not over, yet no legal action"), picks);
+            return fail(
+                format!("step {steps}: not over, yet no legal action"),
+                picks,
+            );
         }
         let pick = rng.random_range(0..acts.len());
         picks.push(pick);
@@ -249,7 +252,10 @@ fn main() {
         println!("  {f}");
     }
     if !failures.is_empty() {
-        println!("  (replay one with --seed {} --from I --playouts 1)", a.seed);
+        println!(
+            "  (replay one with --seed {} --from I --playouts 1)",
+            a.seed
+        );
         std::process::exit(1);
     }
 }

@@ -132,7 +132,10 @@ fn sharded_report(path: &str, plan: &Plan, n: u64, turn: usize) -> Result<String
         let stats = run.simulate(Some(1), &|| {});
         // Through the file format, as `rulecheck merge` reads it.
         let text = run.part(&stats).to_ron();
-        parts.push((format!("part{k}"), Part::from_ron(&format!("part{k}"), &text)?));
+        parts.push((
+            format!("part{k}"),
+            Part::from_ron(&format!("part{k}"), &text)?,
+        ));
     }
     parts.rotate_left(turn % n as usize);
     Ok(merge(&parts, &config)?.to_json(None))

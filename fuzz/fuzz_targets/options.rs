@@ -78,7 +78,10 @@ fuzz_target!(|input: Input| {
             break;
         }
         s.legal_actions_into(game, &mut acts);
-        assert!(!acts.is_empty(), "{name} {sets:?}: not over, yet no legal action");
+        assert!(
+            !acts.is_empty(),
+            "{name} {sets:?}: not over, yet no legal action"
+        );
         let a = acts[c as usize % acts.len()];
         if let Err(e) = s.apply(game, a) {
             panic!("{name} {sets:?}: applying a legal action failed: {e}");

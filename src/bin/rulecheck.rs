@@ -14,8 +14,8 @@
 use clap::{Args, Parser, Subcommand};
 use grail::agent::AgentKind;
 use grail::rulecheck::{
-    Budget, Config, Level, Part, Pass, Plan, REGISTRY, Report, Shard, Variant, Vary, merge, prepare,
-    sched,
+    Budget, Config, Level, Part, Pass, Plan, REGISTRY, Report, Shard, Variant, Vary, merge,
+    prepare, sched,
 };
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;

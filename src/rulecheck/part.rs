@@ -87,7 +87,8 @@ impl Part {
         struct Head {
             format: String,
         }
-        let not_part = |e: ron::error::SpannedError| format!("{name}: not a rulecheck part file ({e})");
+        let not_part =
+            |e: ron::error::SpannedError| format!("{name}: not a rulecheck part file ({e})");
         let head: Head = ron::from_str(text).map_err(not_part)?;
         if head.format == FORMAT_1 {
             return Err(format!(
@@ -228,7 +229,10 @@ fn difference(a: &Part, b: &Part) -> Option<String> {
     } else if pa.agent != pb.agent {
         format!("--agent {} and {}", pa.agent, pb.agent)
     } else if pa.max_decisions != pb.max_decisions {
-        format!("--max-decisions {} and {}", pa.max_decisions, pb.max_decisions)
+        format!(
+            "--max-decisions {} and {}",
+            pa.max_decisions, pb.max_decisions
+        )
     } else if pa.players != pb.players {
         let p = |v: &Option<Vec<usize>>| {
             v.as_ref().map_or("every count".into(), |v| {
@@ -266,9 +270,12 @@ fn difference(a: &Part, b: &Part) -> Option<String> {
     } else if a.files.len() != b.files.len() {
         format!("{} files checked and {}", a.files.len(), b.files.len())
     } else {
-        let Some((fa, fb)) = a.files.iter().zip(&b.files).find(|(x, y)| {
-            x.path != y.path || x.digest != y.digest || x.columns != y.columns
-        }) else {
+        let Some((fa, fb)) = a
+            .files
+            .iter()
+            .zip(&b.files)
+            .find(|(x, y)| x.path != y.path || x.digest != y.digest || x.columns != y.columns)
+        else {
             // A setting this list does not name yet.
             let unsharded = |p: &super::Plan| super::Plan {
                 shard: None,
@@ -307,7 +314,11 @@ fn difference(a: &Part, b: &Part) -> Option<String> {
 
 /// A version as shown in a refusal.
 fn shown(version: &str) -> &str {
-    if version.is_empty() { "(none recorded)" } else { version }
+    if version.is_empty() {
+        "(none recorded)"
+    } else {
+        version
+    }
 }
 
 /// Refuse a part whose numbers cannot come from a run (a tampered or

@@ -21,17 +21,28 @@ pub fn is_auto(arg: &str) -> bool {
 
 /// The slice of `--shard auto` or `--shard auto/N`, from the variables
 /// `env` returns, with a few words on where it came from.
-pub fn auto_shard(arg: &str, env: &dyn Fn(&str) -> Option<String>) -> Result<(Shard, String), String> {
+pub fn auto_shard(
+    arg: &str,
+    env: &dyn Fn(&str) -> Option<String>,
+) -> Result<(Shard, String), String> {
     let bad = |why: String| Err(format!("--shard auto: {why}"));
     let count = match arg.trim().strip_prefix("auto") {
         Some("") => None,
         Some(rest) => match rest.strip_prefix('/').map(|n| n.trim().parse::<u64>()) {
             Some(Ok(n)) if n > 0 => Some(n),
-            _ => return bad(format!("takes `auto` or `auto/N` with N at least 1, not `{arg}`")),
+            _ => {
+                return bad(format!(
+                    "takes `auto` or `auto/N` with N at least 1, not `{arg}`"
+                ));
+            }
         },
         None => return bad(format!("takes `auto` or `auto/N`, not `{arg}`")),
     };
-    let var = |name: &str| env(name).map(|v| v.trim().to_string()).filter(|v| !v.is_empty());
+    let var = |name: &str| {
+        env(name)
+            .map(|v| v.trim().to_string())
+            .filter(|v| !v.is_empty())
+    };
     let num = |name: &str| -> Result<Option<u64>, String> {
         match var(name) {
             None => Ok(None),
@@ -158,7 +169,10 @@ mod tests {
 
     #[test]
     fn slurm_arrays() {
-        let base = [("SLURM_ARRAY_TASK_ID", "3"), ("SLURM_ARRAY_TASK_COUNT", "4")];
+        let base = [
+            ("SLURM_ARRAY_TASK_ID", "3"),
+            ("SLURM_ARRAY_TASK_COUNT", "4"),
+        ];
         assert_eq!(run("auto", &base), Ok((3, 4)));
         assert_eq!(run("auto/4", &base), Ok((3, 4)));
         assert!(run("auto/5", &base).unwrap_err().contains("4 tasks"));
@@ -187,17 +201,46 @@ mod tests {
             ("SLURM_ARRAY_TASK_MAX", "7"),
         ];
         assert!(run("auto", &holes).unwrap_err().contains("not one range"));
-        let id0 = [("SLURM_ARRAY_TASK_ID", "0"), ("SLURM_ARRAY_TASK_COUNT", "4")];
-        assert!(run("auto", &id0).unwrap_err().contains("SLURM_ARRAY_TASK_MIN"));
-        let past = [("SLURM_ARRAY_TASK_ID", "5"), ("SLURM_ARRAY_TASK_COUNT", "4")];
-        assert!(run("auto", &past).unwrap_err().contains("task 5 of an array of 4"));
+        let id0 = [
+            ("SLURM_ARRAY_TASK_ID", "0"),
+            ("SLURM_ARRAY_TASK_COUNT", "4"),
+        ];
+        assert!(
+            run("auto", &id0)
+                .unwrap_err()
+                .contains("SLURM_ARRAY_TASK_MIN")
+        );
+        let past = [
+            ("SLURM_ARRAY_TASK_ID", "5"),
+            ("SLURM_ARRAY_TASK_COUNT", "4"),
+        ];
+        assert!(
+            run("auto", &past)
+                .unwrap_err()
+                .contains("task 5 of an array of 4")
+        );
         let no_count = [("SLURM_ARRAY_TASK_ID", "2")];
-        assert!(run("auto", &no_count).unwrap_err().contains("SLURM_ARRAY_TASK_COUNT is not"));
+        assert!(
+            run("auto", &no_count)
+                .unwrap_err()
+                .contains("SLURM_ARRAY_TASK_COUNT is not")
+        );
         assert_eq!(run("auto/4", &no_count), Ok((2, 4)));
-        let junk = [("SLURM_ARRAY_TASK_ID", "two"), ("SLURM_ARRAY_TASK_COUNT", "4")];
-        assert!(run("auto", &junk).unwrap_err().contains("`two`, not a whole number"));
+        let junk = [
+            ("SLURM_ARRAY_TASK_ID", "two"),
+            ("SLURM_ARRAY_TASK_COUNT", "4"),
+        ];
+        assert!(
+            run("auto", &junk)
+                .unwrap_err()
+                .contains("`two`, not a whole number")
+        );
         let not_array = [("SLURM_JOB_ID", "17")];
-        assert!(run("auto", &not_array).unwrap_err().contains("not a job array"));
+        assert!(
+            run("auto", &not_array)
+                .unwrap_err()
+                .contains("not a job array")
+        );
     }
 
     #[test]
@@ -208,12 +251,20 @@ mod tests {
         assert_eq!(run("auto", &counted), Ok((4, 4)));
         assert!(run("auto/5", &counted).unwrap_err().contains("auto/5 but"));
         assert!(run("auto", &job).unwrap_err().contains("--shard auto/N"));
-        assert!(run("auto/2", &[("JOB_COMPLETION_INDEX", "2")]).unwrap_err().contains("not below"));
+        assert!(
+            run("auto/2", &[("JOB_COMPLETION_INDEX", "2")])
+                .unwrap_err()
+                .contains("not below")
+        );
     }
 
     #[test]
     fn nothing_or_both_or_bad_arguments() {
-        assert!(run("auto", &[]).unwrap_err().contains("no scheduler's task index"));
+        assert!(
+            run("auto", &[])
+                .unwrap_err()
+                .contains("no scheduler's task index")
+        );
         let both = [
             ("SLURM_ARRAY_TASK_ID", "1"),
             ("SLURM_ARRAY_TASK_COUNT", "2"),
