@@ -9,7 +9,7 @@ cd "$(dirname "$0")"
 secs=${1:-30}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(parse_check repl_line actions merge_parts)
+[ ${#targets[@]} -gt 0 ] || targets=(parse_check repl_line actions merge_parts options)
 root=..
 host=$(rustc -vV | sed -n 's/^host: //p')
 
@@ -24,7 +24,7 @@ bin=target/$host/release
 
 # Seed corpora, rebuilt each run (fuzz/seeds is not committed).
 rm -rf seeds
-mkdir -p seeds/parse_check seeds/repl_line seeds/actions seeds/merge_parts
+mkdir -p seeds/parse_check seeds/repl_line seeds/actions seeds/merge_parts seeds/options
 for f in "$root"/rules/*.rules "$root"/rules/*/*.rules "$root"/examples/*.rules \
   "$root"/tests/hostile/*.rules "$root"/tests/diagnostics/*.rules; do
   [ -f "$f" ] && cp "$f" "seeds/parse_check/$(echo "$f" | tr '/' '_')"
@@ -45,6 +45,7 @@ for s in "$root"/tests/scripts/*.grail "$root"/tests/scripts/repl/*.grail; do
 done
 for i in 1 2 3 4 5 6 7 8; do
   head -c $((64 * i)) /dev/urandom >"seeds/actions/random$i"
+  head -c $((64 * i)) /dev/urandom >"seeds/options/random$i"
 done
 for f in "$root"/tests/hostile/data/*.part; do cp "$f" seeds/merge_parts/; done
 p=$root/tests/hostile/data

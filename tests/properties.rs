@@ -1,11 +1,12 @@
 //! Property tests over every shipped game (rules files, their variants and
 //! the examples): any sequence of legal actions conserves the cards and keeps
 //! the invariants; a state with no legal action is over; a state survives a
-//! save (serde, RON) unchanged; the same seed and actions give the same game.
-//! (Undo after apply waits for the engine's make/undo; merge of rulecheck
-//! shards is covered by `tests/rulecheck.rs`.) PROPTEST_CASES raises the
-//! number of cases.
+//! save (serde, RON) unchanged; the same seed and actions give the same game;
+//! rulecheck's shards, for any number of them, any seed and any order of
+//! the parts, merge into the report of one run. (Undo after apply waits for
+//! the engine's make/undo.) PROPTEST_CASES raises the number of cases.
 
+use grail::rulecheck::{Config, Part, Plan, Shard, merge, prepare};
 use grail::{Game, State};
 use proptest::prelude::*;
 use std::path::Path;
@@ -99,5 +100,66 @@ proptest! {
         // The same seed and actions give the same game.
         let again = play(game, name, players, seed, &choices)?;
         prop_assert_eq!(text, ron_of(&again), "{}: the same seed and actions gave another state", name);
+    }
+}
+
+/// The games the shard property plays (quick ones, several player counts).
+const SHARDED: &[&str] = &[
+    "rules/tamoul.rules",
+    "rules/camelot.rules",
+    "rules/kameloot.rules",
+    "rules/camelot101/level2.rules",
+];
+
+/// The JSON report of `plan` over `path`, as one run or merged from `n`
+/// shards given to `merge` rotated by `turn`.
+fn sharded_report(path: &str, plan: &Plan, n: u64, turn: usize) -> Result<String, String> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let paths = [root.join(path)];
+    let config = Config::default();
+    if n == 0 {
+        let run = prepare(&paths, &config, plan)?;
+        let stats = run.simulate(Some(1), &|| {});
+        return Ok(run.finish(stats).to_json(None));
+    }
+    let mut parts = Vec::new();
+    for k in 1..=n {
+        let shard = Plan {
+            shard: Some(Shard { k, n }),
+            ..plan.clone()
+        };
+        let run = prepare(&paths, &config, &shard)?;
+        let stats = run.simulate(Some(1), &|| {});
+        // Through the file format, as `rulecheck merge` reads it.
+        let text = run.part(&stats).to_ron();
+        parts.push((
+            format!("part{k}"),
+            Part::from_ron(&format!("part{k}"), &text)?,
+        ));
+    }
+    parts.rotate_left(turn % n as usize);
+    Ok(merge(&parts, &config)?.to_json(None))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(12),
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
+
+    #[test]
+    fn shards_merge_into_one_run_for_any_split(
+        which in 0..SHARDED.len(),
+        games in 0u64..24,
+        n in 1u64..9,
+        seed in any::<u64>(),
+        turn in any::<usize>(),
+    ) {
+        let path = SHARDED[which];
+        let plan = Plan { games, seed, max_decisions: 400, ..Plan::default() };
+        let one = sharded_report(path, &plan, 0, 0).map_err(TestCaseError::fail)?;
+        let merged = sharded_report(path, &plan, n, turn).map_err(TestCaseError::fail)?;
+        prop_assert_eq!(merged, one, "{}: {} games in {} shards", path, games, n);
     }
 }

@@ -7,14 +7,15 @@
 //! rulecheck FILE... [--variant FILE]... [--set OPT=VALUE]... [--vary OPT=V1,V2,...]...
 //!           [--players N,M,...] [--games N] [--seed S] [--jobs N] [--agent AGENT]
 //!           [--max-decisions N] [--explore BUDGET] [--json] [--deny warnings|LINT]... [--repro-dir DIR]
-//!           [--shard K/N [--out PART]] [--list]
+//!           [--shard K/N|auto|auto/N [--out PART]] [--list]
 //! rulecheck merge PART... [--json] [--deny warnings|LINT]... [--repro-dir DIR]
 //! ```
 
 use clap::{Args, Parser, Subcommand};
 use grail::agent::AgentKind;
 use grail::rulecheck::{
-    Budget, Config, Level, Part, Pass, Plan, REGISTRY, Report, Shard, Variant, Vary, merge, prepare,
+    Budget, Config, Level, Part, Pass, Plan, REGISTRY, Report, Shard, Variant, Vary, merge,
+    prepare, sched,
 };
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
@@ -105,8 +106,10 @@ struct CheckArgs {
     #[arg(long, default_value = "10s", value_name = "BUDGET")]
     explore: String,
     /// Play only the K-th of N slices of the games and write a part file
-    /// for `rulecheck merge` (to --out, or stdout).
-    #[arg(long, value_name = "K/N")]
+    /// for `rulecheck merge` (to --out, or stdout). `auto` takes K and N
+    /// from a Slurm job array or a Kubernetes Indexed Job (`auto/N` gives
+    /// N); see docs/scale.md.
+    #[arg(long, value_name = "K/N|auto")]
     shard: Option<String>,
     /// Where --shard writes its part file (default: stdout).
     #[arg(long, value_name = "PART", requires = "shard")]
@@ -198,10 +201,19 @@ fn plan(a: &CheckArgs) -> Plan {
         sets: a.set.clone(),
         variants,
         varies,
-        shard: a
-            .shard
-            .as_deref()
-            .map(|s| Shard::parse(s).unwrap_or_else(|e| bad(e))),
+        shard: a.shard.as_deref().map(|s| read_shard(s).0),
+    }
+}
+
+/// `--shard K/N`, or `auto` read from the scheduler's variables, with where
+/// it came from.
+fn read_shard(arg: &str) -> (Shard, Option<String>) {
+    if sched::is_auto(arg) {
+        let (s, from) =
+            sched::auto_shard(arg, &|name| std::env::var(name).ok()).unwrap_or_else(|e| bad(e));
+        (s, Some(from))
+    } else {
+        (Shard::parse(arg).unwrap_or_else(|e| bad(e)), None)
     }
 }
 
@@ -248,8 +260,13 @@ fn check(a: &CheckArgs) -> ! {
                     eprintln!("rulecheck: error: cannot write `{}`: {e}", path.display());
                     std::process::exit(1);
                 }
+                let from = a
+                    .shard
+                    .as_deref()
+                    .and_then(|s| read_shard(s).1)
+                    .map_or(String::new(), |f| format!(" ({f})"));
                 eprintln!(
-                    "rulecheck: shard {}/{} written to {} in {:.2} s",
+                    "rulecheck: shard {}/{}{from} written to {} in {:.2} s",
                     shard.k,
                     shard.n,
                     path.display(),

@@ -15,9 +15,10 @@
 //!
 //! `playout.rs` plays one game, `simulate.rs` a column on all cores,
 //! `stats.rs` holds the mergeable counts, `part.rs` the shard files that
-//! `rulecheck merge` combines; `report.rs` and `table.rs` render reports
-//! and the design metrics, `json.rs` emits them as JSON, `flow.rs` holds the
-//! control-flow analysis the lints share.
+//! `rulecheck merge` combines, `sched.rs` the slice of `--shard auto`;
+//! `report.rs` and `table.rs` render reports and the design metrics,
+//! `json.rs` emits them as JSON, `flow.rs` holds the control-flow analysis
+//! the lints share.
 //!
 //! ```no_run
 //! use grail::rulecheck::{check_paths, Config};
@@ -43,6 +44,7 @@ pub mod plan;
 mod playout;
 mod report;
 mod run;
+pub mod sched;
 mod simulate;
 pub mod split;
 pub mod stats;

@@ -5,6 +5,12 @@
 //! exactly once, adds their stats up (the stats are exact counts, so the sum
 //! is what one run would have counted) and finishes the report from the
 //! rules files on disk, as one run does.
+//!
+//! A part records everything that decides its games: the plan (games, seed,
+//! agent, limits, `--set`, variants, `--vary`, players, shard), the FILE
+//! arguments, each file's digest and columns (with their option values) and
+//! the grail version that played it. `merge` refuses parts that differ in
+//! any of these, naming the first difference.
 
 use super::plan::{Column, Plan};
 use super::run::{Run, fnv, prepare};
@@ -13,12 +19,21 @@ use super::{Config, Report};
 use serde::{Deserialize, Serialize};
 
 /// What a part file says it is.
-pub const FORMAT: &str = "grail rulecheck part 1";
+pub const FORMAT: &str = "grail rulecheck part 2";
+
+/// The format before parts recorded the grail version.
+const FORMAT_1: &str = "grail rulecheck part 1";
+
+/// The version of grail that writes and merges parts.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
 /// One shard's results.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Part {
     pub format: String,
+    /// The grail version that played the games (empty in format 1).
+    #[serde(default)]
+    pub grail: String,
     pub plan: Plan,
     /// The FILE arguments of the run.
     pub paths: Vec<String>,
@@ -39,6 +54,7 @@ impl Run {
     pub fn part(&self, stats: &[Vec<Stats>]) -> Part {
         Part {
             format: FORMAT.into(),
+            grail: VERSION.into(),
             plan: self.plan.clone(),
             paths: self.paths.clone(),
             files: self
@@ -65,12 +81,33 @@ impl Part {
 
     /// Read a part file's text; `name` names it in errors.
     pub fn from_ron(name: &str, text: &str) -> Result<Part, String> {
-        let part: Part =
-            ron::from_str(text).map_err(|e| format!("{name}: not a rulecheck part file ({e})"))?;
-        if part.format != FORMAT {
+        /// The format line alone, read before the rest.
+        #[derive(Deserialize)]
+        #[serde(rename = "Part")]
+        struct Head {
+            format: String,
+        }
+        let not_part =
+            |e: ron::error::SpannedError| format!("{name}: not a rulecheck part file ({e})");
+        let head: Head = ron::from_str(text).map_err(not_part)?;
+        if head.format == FORMAT_1 {
             return Err(format!(
-                "{name}: a part file of another version (`{}`)",
-                part.format
+                "{name}: written by an older rulecheck (`{FORMAT_1}`, which does not record the \
+                 grail version); run its shards again with this one (grail {VERSION})"
+            ));
+        }
+        if head.format != FORMAT {
+            return Err(format!(
+                "{name}: a part file of another version (`{}`; this rulecheck reads `{FORMAT}`)",
+                head.format
+            ));
+        }
+        let part: Part = ron::from_str(text).map_err(not_part)?;
+        if part.grail != VERSION {
+            return Err(format!(
+                "{name}: written by grail {}, and this is grail {VERSION}: run its shards again \
+                 with this one (games may play differently between versions)",
+                shown(&part.grail)
             ));
         }
         Ok(part)
@@ -103,23 +140,12 @@ pub fn merge(parts: &[(String, Part)], config: &Config) -> Result<Report, String
     }
     let mut seen = vec![None; shard.n as usize];
     for (name, p) in parts {
-        let mut theirs = p.plan.clone();
-        let Some(s) = theirs.shard.take() else {
+        let Some(s) = p.plan.shard else {
             return Err(format!("{name}: not written by a --shard run"));
         };
-        if theirs != plan || s.n != shard.n || p.paths != first.paths {
+        if let Some(why) = difference(first, p) {
             return Err(format!(
-                "{name} and {first_name} come from different runs (other options, games, seed or shard count)"
-            ));
-        }
-        let same_files = p.files.len() == first.files.len()
-            && p.files
-                .iter()
-                .zip(&first.files)
-                .all(|(a, b)| a.path == b.path && a.digest == b.digest && a.columns == b.columns);
-        if !same_files {
-            return Err(format!(
-                "{name} and {first_name} checked different rules files (or different versions of them)"
+                "{first_name} and {name} come from different runs: {why}"
             ));
         }
         if let Some(other) = seen[(s.k - 1) as usize].replace(name.as_str()) {
@@ -181,6 +207,118 @@ pub fn merge(parts: &[(String, Part)], config: &Config) -> Result<Report, String
         stats.push(sum);
     }
     Ok(run.finish(stats))
+}
+
+/// The first difference between two parts that makes them two runs, in
+/// words (`a` first): `None` when they are slices of one run.
+fn difference(a: &Part, b: &Part) -> Option<String> {
+    let (pa, pb) = (&a.plan, &b.plan);
+    let list = |v: &[String]| {
+        if v.is_empty() {
+            "none".to_string()
+        } else {
+            v.join(" ")
+        }
+    };
+    let why = if a.grail != b.grail {
+        format!("grail {} and {}", shown(&a.grail), shown(&b.grail))
+    } else if pa.games != pb.games {
+        format!("--games {} and {}", pa.games, pb.games)
+    } else if pa.seed != pb.seed {
+        format!("--seed {} and {}", pa.seed, pb.seed)
+    } else if pa.agent != pb.agent {
+        format!("--agent {} and {}", pa.agent, pb.agent)
+    } else if pa.max_decisions != pb.max_decisions {
+        format!(
+            "--max-decisions {} and {}",
+            pa.max_decisions, pb.max_decisions
+        )
+    } else if pa.players != pb.players {
+        let p = |v: &Option<Vec<usize>>| {
+            v.as_ref().map_or("every count".into(), |v| {
+                v.iter().map(usize::to_string).collect::<Vec<_>>().join(",")
+            })
+        };
+        format!("--players {} and {}", p(&pa.players), p(&pb.players))
+    } else if pa.sets != pb.sets {
+        format!("--set {} and {}", list(&pa.sets), list(&pb.sets))
+    } else if pa.variants != pb.variants {
+        let v = |p: &super::Plan| {
+            let names: Vec<String> = p.variants.iter().map(|v| v.path.clone()).collect();
+            list(&names)
+        };
+        if v(pa) == v(pb) {
+            "a variant file's settings changed between the shards".into()
+        } else {
+            format!("--variant {} and {}", v(pa), v(pb))
+        }
+    } else if pa.varies != pb.varies {
+        let v = |p: &super::Plan| {
+            let vs: Vec<String> = p
+                .varies
+                .iter()
+                .map(|v| format!("{}={}", v.option, v.values.join(",")))
+                .collect();
+            list(&vs)
+        };
+        format!("--vary {} and {}", v(pa), v(pb))
+    } else if pa.shard.map(|s| s.n) != pb.shard.map(|s| s.n) {
+        let n = |s: Option<super::Shard>| s.map_or("none".into(), |s| s.n.to_string());
+        format!("{} shards and {}", n(pa.shard), n(pb.shard))
+    } else if a.paths != b.paths {
+        format!("the files {} and {}", list(&a.paths), list(&b.paths))
+    } else if a.files.len() != b.files.len() {
+        format!("{} files checked and {}", a.files.len(), b.files.len())
+    } else {
+        let Some((fa, fb)) = a
+            .files
+            .iter()
+            .zip(&b.files)
+            .find(|(x, y)| x.path != y.path || x.digest != y.digest || x.columns != y.columns)
+        else {
+            // A setting this list does not name yet.
+            let unsharded = |p: &super::Plan| super::Plan {
+                shard: None,
+                ..p.clone()
+            };
+            return (unsharded(pa) != unsharded(pb)).then(|| "other settings".into());
+        };
+        if fa.path != fb.path {
+            format!("the files {} and {}", fa.path, fb.path)
+        } else if fa.digest != fb.digest {
+            format!(
+                "{} differs (rules digest {:016x} and {:016x}): it was edited between the shards",
+                fa.path, fa.digest, fb.digest
+            )
+        } else {
+            let cols = |f: &PartFile| {
+                f.columns
+                    .iter()
+                    .map(|c| {
+                        let o: Vec<String> = c.options.iter().map(i32::to_string).collect();
+                        format!("{} ({})", c.label, o.join(","))
+                    })
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            format!(
+                "{}: columns with their option values {} and {}",
+                fa.path,
+                cols(fa),
+                cols(fb)
+            )
+        }
+    };
+    Some(why)
+}
+
+/// A version as shown in a refusal.
+fn shown(version: &str) -> &str {
+    if version.is_empty() {
+        "(none recorded)"
+    } else {
+        version
+    }
 }
 
 /// Refuse a part whose numbers cannot come from a run (a tampered or

@@ -165,6 +165,8 @@ cmd('rulecheck_jobs_huge.cmd', 'rulecheck --jobs 100000', 'rulecheck rules/tamou
 cmd('rulecheck_vary_many.cmd', 'repeated --vary multiplies the columns (7^8 = 5.7 million)', 'rulecheck rules/tamoul.rules --games 1 ' + ' '.join(['--vary target=1,2,3,4,5,6,7'] * 8))
 cmd('rulecheck_vary_repeated_values.cmd', 'a --vary with 5,000 values', 'rulecheck rules/tamoul.rules --games 1 --vary target=' + ','.join(['5'] * 5000))
 cmd('rulecheck_shard_zero.cmd', '--shard 0/0', 'rulecheck rules/tamoul.rules --games 2 --shard 0/0')
+cmd('rulecheck_shard_auto_unset.cmd', '--shard auto outside a scheduler', 'rulecheck rules/tamoul.rules --games 2 --shard auto')
+cmd('rulecheck_shard_auto_zero.cmd', '--shard auto/0', 'rulecheck rules/tamoul.rules --games 2 --shard auto/0')
 cmd('rulecheck_shard_huge.cmd', '--shard with a huge count', 'rulecheck rules/tamoul.rules --games 2 --shard 1/4000000000 --out $TMP/x.part')
 
 # Part files.
@@ -184,7 +186,12 @@ part('no_columns', 'a part with no columns', re.sub(r'columns:\[.*?\]\)\],stats'
 part('truncated', 'a part cut in the middle', p1[: len(p1) // 2])
 part('garbage', 'a part that is not RON', '\x00\x01garbage\xff')
 part('empty', 'an empty part file', '')
-part('other_format', 'a part of an unknown format version', p1.replace('grail rulecheck part 1', 'grail rulecheck part 99'))
+part('other_format', 'a part of an unknown format version', p1.replace('grail rulecheck part 2', 'grail rulecheck part 99'))
+part('old_format', 'a part of format 1, which records no grail version', p1.replace('"grail rulecheck part 2",grail:"0.1.0",', '"grail rulecheck part 1",'))
+part('other_grail', 'a part written by another grail version', p1.replace('grail:"0.1.0"', 'grail:"0.0.9"'))
+part('other_seed', 'a part of a run with another seed', p1.replace('seed:0,', 'seed:5,'))
+part('other_agent', 'a part of a run with another agent', p1.replace('agent:"random"', 'agent:"greedy"'))
+part('other_options', 'a part of a run with other --set values', p1.replace('sets:[]', 'sets:["target=9"]'))
 part('digest_changed', 'a part whose rules digest differs', re.sub(r'digest:[0-9]+', 'digest:1', p1))
 cmd('merge_same_twice.cmd', 'the same shard given twice', 'rulecheck merge tests/hostile/data/p1.part tests/hostile/data/p1.part')
 cmd('merge_one_missing.cmd', 'one shard of two', 'rulecheck merge tests/hostile/data/p1.part')
