@@ -8,6 +8,9 @@
 //! interpreter, `view.rs` labels, views and arranging positions.
 
 mod board_view;
+mod coll;
+mod compile;
+mod compile_call;
 mod determinize;
 mod eval;
 mod exec;
@@ -16,6 +19,7 @@ mod geometry;
 mod observe;
 pub mod perft;
 mod probe;
+mod program;
 mod state;
 mod view;
 
@@ -24,6 +28,7 @@ pub use eval::Fault;
 pub use exec::{Action, STEP_BUDGET};
 pub use observe::{ActionSpace, DYNAMIC_INT_WIDTH, MAX_ARM_WIDTH};
 pub use probe::Probe;
+pub use program::Program;
 pub use state::{Core, EngineError, Frame, State};
 pub use view::Viewer;
 
@@ -32,7 +37,6 @@ pub use view::Viewer;
 pub use crate::load::{Compiled, MAX_VARIANT_DEPTH, compile, read_rules};
 
 use crate::diag::{Diagnostics, Source};
-use crate::graph::Graph;
 use crate::hir::OptionInfo;
 use crate::load::Loaded;
 use std::path::Path;
@@ -42,6 +46,8 @@ use std::sync::Arc;
 #[derive(Clone)]
 pub struct Game {
     data: Arc<Loaded>,
+    /// The graph with its expressions compiled (shared, immutable).
+    prog: Arc<Program>,
 }
 
 impl Game {
@@ -75,8 +81,10 @@ impl Game {
         crate::load::load_text(name, text).map(Game::from)
     }
 
-    pub fn graph(&self) -> &Graph {
-        &self.data.graph
+    /// The action graph, with its compiled expressions (a [`Program`]
+    /// dereferences to the [`Graph`]).
+    pub fn graph(&self) -> &Program {
+        &self.prog
     }
     pub fn source(&self) -> &Source {
         &self.data.source
@@ -194,6 +202,7 @@ impl Game {
 impl From<Loaded> for Game {
     fn from(loaded: Loaded) -> Game {
         Game {
+            prog: Arc::new(Program::new(loaded.graph.clone())),
             data: Arc::new(loaded),
         }
     }

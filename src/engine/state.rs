@@ -5,6 +5,7 @@
 use super::eval::{Ev, Fault};
 use super::exec::Action;
 use crate::check::hir::Expr;
+use super::program::Program;
 use crate::graph::Graph;
 use crate::syntax::ast::Visibility;
 use rand::SeedableRng;
@@ -488,7 +489,7 @@ impl std::error::Error for EngineError {}
 impl State {
     /// A fresh game, run up to its first decision.
     pub(crate) fn create(
-        g: &Graph,
+        g: &Program,
         players: usize,
         seed: u64,
         opts: &[i32],
@@ -591,7 +592,7 @@ impl State {
 
 /// Evaluate an expression outside any phase (variable initial values).
 pub(crate) fn eval_const(
-    g: &Graph,
+    g: &Program,
     core: &Core,
     e: &Expr,
     rng: &mut ChaCha8Rng,
