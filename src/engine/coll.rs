@@ -239,4 +239,3 @@ impl Coll {
         Ok(true)
     }
 }
-

@@ -76,6 +76,39 @@ impl Cx<'_> {
     }
 }
 
+/// An operand: a constant, a local or a global variable is read in place;
+/// anything else is a call of its compiled code.
+pub(crate) enum Arg {
+    K(i32),
+    L(usize),
+    G(usize),
+    F(Val),
+}
+
+impl Arg {
+    #[inline(always)]
+    pub fn get(&self, cx: &mut Cx<'_>) -> i32 {
+        match self {
+            Arg::K(k) => *k,
+            Arg::L(s) => cx.locals[*s],
+            Arg::G(v) => cx.c.vars[cx.c.var_base[*v] as usize],
+            Arg::F(f) => f(cx),
+        }
+    }
+}
+
+/// Compile an operand.
+pub(crate) fn arg(g: &Graph, e: &Expr) -> Arg {
+    if let Some(k) = konst(&g.tables, e) {
+        return Arg::K(k);
+    }
+    match e {
+        Expr::Local(l) => Arg::L(*l as usize),
+        Expr::Global(v) => Arg::G(*v as usize),
+        _ => Arg::F(value(g, e)),
+    }
+}
+
 /// The value of an expression known at load, if it is one (and cannot fault).
 pub(crate) fn konst(t: &Tables, e: &Expr) -> Option<i32> {
     Some(match e {
@@ -83,7 +116,9 @@ pub(crate) fn konst(t: &Tables, e: &Expr) -> Option<i32> {
         Expr::Nothing => -1,
         Expr::Table(tb, key) => {
             let k = konst(t, key)?;
-            *t.tables[*tb as usize].values.get(usize::try_from(k).ok()?)?
+            *t.tables[*tb as usize]
+                .values
+                .get(usize::try_from(k).ok()?)?
         }
         Expr::Not(x) => i32::from(konst(t, x)? == 0),
         Expr::Neg(x) => konst(t, x)?.checked_neg()?,
@@ -135,9 +170,9 @@ pub(crate) fn value(g: &Graph, e: &Expr) -> Val {
             Box::new(move |cx| cx.locals[l])
         }
         Expr::PerPlayer(v, p) => {
-            let (v, p) = (*v as usize, value(g, p));
+            let (v, p) = (*v as usize, arg(g, p));
             Box::new(move |cx| {
-                let p = p(cx);
+                let p = p.get(cx);
                 match cx.player(p) {
                     Some(p) => cx.c.vars[cx.c.var_base[v] as usize + p],
                     None => 0,
@@ -145,9 +180,9 @@ pub(crate) fn value(g: &Graph, e: &Expr) -> Val {
             })
         }
         Expr::PerCard(v, card) => {
-            let (v, card) = (*v as usize, value(g, card));
+            let (v, card) = (*v as usize, arg(g, card));
             Box::new(move |cx| {
-                let k = card(cx);
+                let k = card.get(cx);
                 match cx.card(k) {
                     Some(k) => cx.c.vars[cx.c.var_base[v] as usize + k],
                     None => 0,
@@ -156,9 +191,9 @@ pub(crate) fn value(g: &Graph, e: &Expr) -> Val {
         }
         Expr::Table(tb, key) => {
             let values = t.tables[*tb as usize].values.clone();
-            let key = value(g, key);
+            let key = arg(g, key);
             Box::new(move |cx| {
-                let k = key(cx);
+                let k = key.get(cx);
                 match values.get(k as usize) {
                     Some(v) => *v,
                     None => cx.fail(Fault::TableKeyNone),
@@ -168,9 +203,9 @@ pub(crate) fn value(g: &Graph, e: &Expr) -> Val {
         Expr::Attr(a, card) => {
             let (na, a) = (t.attrs.len(), *a as usize);
             let attrs = t.card_attrs.clone();
-            let card = value(g, card);
+            let card = arg(g, card);
             Box::new(move |cx| {
-                let k = card(cx);
+                let k = card.get(cx);
                 match cx.card(k) {
                     Some(k) => attrs[k * na + a],
                     None => 0,
@@ -182,9 +217,9 @@ pub(crate) fn value(g: &Graph, e: &Expr) -> Val {
             Box::new(move |cx| cx.c.zone_base[z] as i32)
         }
         Expr::Zone(z, Some(p)) => {
-            let (z, p) = (*z as usize, value(g, p));
+            let (z, p) = (*z as usize, arg(g, p));
             Box::new(move |cx| {
-                let p = p(cx);
+                let p = p.get(cx);
                 match cx.player(p) {
                     Some(p) => cx.c.zone_base[z] as i32 + p as i32,
                     None => 0,
@@ -198,11 +233,11 @@ pub(crate) fn value(g: &Graph, e: &Expr) -> Val {
         Expr::Actor => Box::new(|cx| cx.c.actor),
         Expr::Current => Box::new(|cx| cx.c.current),
         Expr::Index(z, i) => {
-            let (z, i) = (value(g, z), value(g, i));
+            let (z, i) = (arg(g, z), arg(g, i));
             Box::new(move |cx| {
-                let z = z(cx);
+                let z = z.get(cx);
                 let Some(z) = cx.zone(z) else { return 0 };
-                let i = i(cx);
+                let i = i.get(cx);
                 let zone = cx.c.zone(z);
                 if i < 0 || i as usize >= zone.len() {
                     -1
@@ -212,41 +247,41 @@ pub(crate) fn value(g: &Graph, e: &Expr) -> Val {
             })
         }
         Expr::Not(x) => {
-            let x = value(g, x);
-            Box::new(move |cx| i32::from(x(cx) == 0))
+            let x = arg(g, x);
+            Box::new(move |cx| i32::from(x.get(cx) == 0))
         }
         Expr::Neg(x) => {
-            let x = value(g, x);
-            Box::new(move |cx| match x(cx).checked_neg() {
+            let x = arg(g, x);
+            Box::new(move |cx| match x.get(cx).checked_neg() {
                 Some(v) => v,
                 None => cx.fail(Fault::Overflow),
             })
         }
         Expr::Bind(binds, body) => {
-            let binds: Vec<(usize, Val)> = binds
+            let binds: Vec<(usize, Arg)> = binds
                 .iter()
-                .map(|(s, v)| (*s as usize, value(g, v)))
+                .map(|(s, v)| (*s as usize, arg(g, v)))
                 .collect();
-            let body = value(g, body);
+            let body = arg(g, body);
             if binds.len() == 1 {
                 let (s, v) = binds.into_iter().next().expect("one binding");
                 return Box::new(move |cx| {
-                    let x = v(cx);
+                    let x = v.get(cx);
                     cx.locals[s] = x;
-                    body(cx)
+                    body.get(cx)
                 });
             }
             Box::new(move |cx| {
                 for (s, v) in &binds {
-                    let x = v(cx);
+                    let x = v.get(cx);
                     cx.locals[*s] = x;
                 }
-                body(cx)
+                body.get(cx)
             })
         }
         Expr::Cond(c, a, b) => {
-            let (c, a, b) = (value(g, c), value(g, a), value(g, b));
-            Box::new(move |cx| if c(cx) != 0 { a(cx) } else { b(cx) })
+            let (c, a, b) = (arg(g, c), arg(g, a), arg(g, b));
+            Box::new(move |cx| if c.get(cx) != 0 { a.get(cx) } else { b.get(cx) })
         }
         Expr::Bin(op, l, r) => binary(g, *op, l, r),
         Expr::Call(b, args) => super::compile_call::call(g, *b, args),
@@ -277,14 +312,14 @@ macro_rules! compare {
                 Box::new(move |cx: &mut Cx<'_>| i32::from(cx.locals[s] $op k)) as Val
             }
             (l, Some(k)) => {
-                let l = value($g, l);
-                Box::new(move |cx: &mut Cx<'_>| i32::from(l(cx) $op k)) as Val
+                let l = arg($g, l);
+                Box::new(move |cx: &mut Cx<'_>| i32::from(l.get(cx) $op k)) as Val
             }
             (l, None) => {
-                let (l, r) = (value($g, l), value($g, $r));
+                let (l, r) = (arg($g, l), arg($g, $r));
                 Box::new(move |cx: &mut Cx<'_>| {
-                    let a = l(cx);
-                    i32::from(a $op r(cx))
+                    let a = l.get(cx);
+                    i32::from(a $op r.get(cx))
                 }) as Val
             }
         }
@@ -296,17 +331,17 @@ macro_rules! arith {
     ($g:expr, $t:expr, $l:expr, $r:expr, $method:ident) => {{
         match konst($t, $r) {
             Some(k) => {
-                let l = value($g, $l);
-                Box::new(move |cx: &mut Cx<'_>| match l(cx).$method(k) {
+                let l = arg($g, $l);
+                Box::new(move |cx: &mut Cx<'_>| match l.get(cx).$method(k) {
                     Some(v) => v,
                     None => cx.fail(Fault::Overflow),
                 }) as Val
             }
             None => {
-                let (l, r) = (value($g, $l), value($g, $r));
+                let (l, r) = (arg($g, $l), arg($g, $r));
                 Box::new(move |cx: &mut Cx<'_>| {
-                    let a = l(cx);
-                    match a.$method(r(cx)) {
+                    let a = l.get(cx);
+                    match a.$method(r.get(cx)) {
                         Some(v) => v,
                         None => cx.fail(Fault::Overflow),
                     }
@@ -329,18 +364,18 @@ fn binary(g: &Graph, op: BinOp, l: &Expr, r: &Expr) -> Val {
         BinOp::Sub => arith!(g, t, l, r, checked_sub),
         BinOp::Mul => arith!(g, t, l, r, checked_mul),
         BinOp::And => {
-            let (l, r) = (value(g, l), value(g, r));
-            Box::new(move |cx| i32::from(l(cx) != 0 && r(cx) != 0))
+            let (l, r) = (arg(g, l), arg(g, r));
+            Box::new(move |cx| i32::from(l.get(cx) != 0 && r.get(cx) != 0))
         }
         BinOp::Or => {
-            let (l, r) = (value(g, l), value(g, r));
-            Box::new(move |cx| i32::from(l(cx) != 0 || r(cx) != 0))
+            let (l, r) = (arg(g, l), arg(g, r));
+            Box::new(move |cx| i32::from(l.get(cx) != 0 || r.get(cx) != 0))
         }
         BinOp::In => {
-            let (l, r) = (value(g, l), super::compile_call::coll(g, r));
+            let (l, rc) = (arg(g, l), super::compile_call::coll(g, r));
             Box::new(move |cx| {
-                let v = l(cx);
-                let coll = r(cx);
+                let v = l.get(cx);
+                let coll = rc(cx);
                 if cx.fault.is_some() {
                     return 0;
                 }
@@ -349,10 +384,10 @@ fn binary(g: &Graph, op: BinOp, l: &Expr, r: &Expr) -> Val {
         }
         BinOp::Range => Box::new(|cx| cx.fail(Fault::RangeAsValue)),
         BinOp::Div => {
-            let (l, r) = (value(g, l), value(g, r));
+            let (l, r) = (arg(g, l), arg(g, r));
             Box::new(move |cx| {
-                let a = l(cx);
-                let b = r(cx);
+                let a = l.get(cx);
+                let b = r.get(cx);
                 if b == 0 {
                     return cx.fail(Fault::DivisionByZero);
                 }
@@ -363,10 +398,10 @@ fn binary(g: &Graph, op: BinOp, l: &Expr, r: &Expr) -> Val {
             })
         }
         BinOp::Mod => {
-            let (l, r) = (value(g, l), value(g, r));
+            let (l, r) = (arg(g, l), arg(g, r));
             Box::new(move |cx| {
-                let a = l(cx);
-                let b = r(cx);
+                let a = l.get(cx);
+                let b = r.get(cx);
                 if b == 0 {
                     return cx.fail(Fault::DivisionByZero);
                 }

@@ -5,9 +5,9 @@
 //! collection once with a cursor and stops at the first fault.
 
 use super::coll::Coll;
-use super::compile::{Col, Cx, Val, konst, value};
+use super::compile::{Arg, Col, Cx, Val, arg, konst};
 use super::fault::Fault;
-use super::geometry::{at_xy, cell_of, cell_xy, shift};
+use super::geometry::{TABLE_REACH, at_xy, cell_of, cell_xy, shift_with, step_tables};
 use super::state::Core;
 use crate::graph::Graph;
 use crate::hir::{Builtin, Expr};
@@ -16,12 +16,12 @@ use rand::Rng;
 
 /// Compile a call of a builtin.
 pub(crate) fn call(g: &Graph, b: Builtin, args: &[Expr]) -> Val {
-    let arg = |i: usize| value(g, &args[i]);
+    let op = |i: usize| arg(g, &args[i]);
     match b {
         Builtin::Top | Builtin::Bottom => {
-            let (z, top) = (arg(0), b == Builtin::Top);
+            let (z, top) = (op(0), b == Builtin::Top);
             Box::new(move |cx| {
-                let z = z(cx);
+                let z = z.get(cx);
                 let Some(z) = cx.zone(z) else { return 0 };
                 let zone = cx.c.zone(z);
                 let card = if top { zone.last() } else { zone.first() };
@@ -29,9 +29,9 @@ pub(crate) fn call(g: &Graph, b: Builtin, args: &[Expr]) -> Val {
             })
         }
         Builtin::Size => {
-            let z = arg(0);
+            let z = op(0);
             Box::new(move |cx| {
-                let z = z(cx);
+                let z = z.get(cx);
                 match cx.zone(z) {
                     Some(z) => cx.c.zone(z).len() as i32,
                     None => 0,
@@ -39,9 +39,9 @@ pub(crate) fn call(g: &Graph, b: Builtin, args: &[Expr]) -> Val {
             })
         }
         Builtin::Next | Builtin::Prev => {
-            let (p, k) = (arg(0), if b == Builtin::Next { 1 } else { -1 });
+            let (p, k) = (op(0), if b == Builtin::Next { 1 } else { -1 });
             Box::new(move |cx| {
-                let p = p(cx);
+                let p = p.get(cx);
                 match cx.player(p) {
                     Some(p) => cx.c.step(p as i32, k),
                     None => 0,
@@ -49,9 +49,9 @@ pub(crate) fn call(g: &Graph, b: Builtin, args: &[Expr]) -> Val {
             })
         }
         Builtin::Owner => {
-            let card = arg(0);
+            let card = op(0);
             Box::new(move |cx| {
-                let k = card(cx);
+                let k = card.get(cx);
                 match cx.card(k) {
                     Some(k) => cx.c.inst_owner[cx.c.card_zone(k) as usize] as i32,
                     None => 0,
@@ -59,9 +59,9 @@ pub(crate) fn call(g: &Graph, b: Builtin, args: &[Expr]) -> Val {
             })
         }
         Builtin::Pos => {
-            let card = arg(0);
+            let card = op(0);
             Box::new(move |cx| {
-                let k = card(cx);
+                let k = card.get(cx);
                 match cx.card(k) {
                     Some(k) => cx.c.position(k as u16) as i32,
                     None => 0,
@@ -69,9 +69,9 @@ pub(crate) fn call(g: &Graph, b: Builtin, args: &[Expr]) -> Val {
             })
         }
         Builtin::Seat => {
-            let i = arg(0);
+            let i = op(0);
             Box::new(move |cx| {
-                let i = i(cx);
+                let i = i.get(cx);
                 if i < 0 || i >= cx.c.n as i32 {
                     return cx.fail(Fault::SeatOutOfRange);
                 }
@@ -79,10 +79,10 @@ pub(crate) fn call(g: &Graph, b: Builtin, args: &[Expr]) -> Val {
             })
         }
         Builtin::Random => {
-            let (lo, hi) = (arg(0), arg(1));
+            let (lo, hi) = (op(0), op(1));
             Box::new(move |cx| {
-                let lo = lo(cx);
-                let hi = hi(cx);
+                let lo = lo.get(cx);
+                let hi = hi.get(cx);
                 if cx.fault.is_some() {
                     // the tree walker stopped before drawing
                     return 0;
@@ -99,11 +99,11 @@ pub(crate) fn call(g: &Graph, b: Builtin, args: &[Expr]) -> Val {
         Builtin::Order => Box::new(|cx| cx.fail(Fault::OrderAsValue)),
         Builtin::Ray | Builtin::Moves => Box::new(|cx| cx.fail(Fault::RayAsValue)),
         Builtin::Knows => {
-            let (p, card) = (arg(0), arg(1));
+            let (p, card) = (op(0), op(1));
             Box::new(move |cx| {
-                let p = p(cx);
+                let p = p.get(cx);
                 let Some(p) = cx.player(p) else { return 0 };
-                let k = card(cx);
+                let k = card.get(cx);
                 match cx.card(k) {
                     Some(k) => ((cx.c.known[k] >> p) & 1) as i32,
                     None => 0,
@@ -111,11 +111,11 @@ pub(crate) fn call(g: &Graph, b: Builtin, args: &[Expr]) -> Val {
             })
         }
         Builtin::InZone => {
-            let (card, z) = (arg(0), arg(1));
+            let (card, z) = (op(0), op(1));
             Box::new(move |cx| {
-                let k = card(cx);
+                let k = card.get(cx);
                 let Some(k) = cx.card(k) else { return 0 };
-                let z = z(cx);
+                let z = z.get(cx);
                 match cx.zone(z) {
                     Some(z) => i32::from(cx.c.card_zone(k) as usize == z),
                     None => 0,
@@ -123,9 +123,9 @@ pub(crate) fn call(g: &Graph, b: Builtin, args: &[Expr]) -> Val {
             })
         }
         Builtin::ZoneOf => {
-            let card = arg(0);
+            let card = op(0);
             Box::new(move |cx| {
-                let k = card(cx);
+                let k = card.get(cx);
                 match cx.card(k) {
                     Some(k) => cx.c.card_zone(k) as i32,
                     None => 0,
@@ -133,9 +133,9 @@ pub(crate) fn call(g: &Graph, b: Builtin, args: &[Expr]) -> Val {
             })
         }
         Builtin::Cell => {
-            let (x, y) = (arg(0), arg(1));
+            let (x, y) = (op(0), op(1));
             Box::new(move |cx| {
-                let (x, y) = (x(cx), y(cx));
+                let (x, y) = (x.get(cx), y.get(cx));
                 match cx.g.tables.boards.first() {
                     Some(b) => at_xy(b, cx.c, x, y),
                     None => cx.fail(Fault::CellNeedsBoard),
@@ -143,40 +143,56 @@ pub(crate) fn call(g: &Graph, b: Builtin, args: &[Expr]) -> Val {
             })
         }
         Builtin::XOf | Builtin::YOf => {
-            let (z, first) = (arg(0), b == Builtin::XOf);
+            let (z, first) = (op(0), b == Builtin::XOf);
             Box::new(move |cx| {
-                let z = z(cx);
+                let z = z.get(cx);
                 cell_xy(cx.g, cx.c, z).map_or(-1, |xy| if first { xy.0 } else { xy.1 })
             })
         }
         Builtin::Shift => {
-            let z = arg(0);
+            let z = op(0);
+            let tables = step_tables(&g.tables.boards);
             match (konst(&g.tables, &args[1]), konst(&g.tables, &args[2])) {
-                (Some(dx), Some(dy)) => Box::new(move |cx| {
-                    let z = z(cx);
-                    shift(cx.g, cx.c, z, dx, dy)
-                }),
-                _ => {
-                    let (dx, dy) = (arg(1), arg(2));
+                (Some(dx), Some(dy)) if dx.abs() <= TABLE_REACH && dy.abs() <= TABLE_REACH => {
+                    // one table: this step's
+                    let r = TABLE_REACH;
+                    let step = ((dy + r) * (2 * r + 1) + dx + r) as usize;
+                    let one: Vec<Vec<i16>> = tables
+                        .into_iter()
+                        .map(|mut b| b.swap_remove(step))
+                        .collect();
                     Box::new(move |cx| {
-                        let z = z(cx);
-                        let (dx, dy) = (dx(cx), dy(cx));
-                        shift(cx.g, cx.c, z, dx, dy)
+                        let z = z.get(cx);
+                        match cell_of(cx.g, cx.c, z) {
+                            Some((b, k)) if one[b][k] >= 0 => {
+                                cx.c.zone_base[cx.g.tables.boards[b].zone as usize] as i32
+                                    + one[b][k] as i32
+                            }
+                            _ => -1,
+                        }
+                    })
+                }
+                _ => {
+                    let (dx, dy) = (op(1), op(2));
+                    Box::new(move |cx| {
+                        let z = z.get(cx);
+                        let (dx, dy) = (dx.get(cx), dy.get(cx));
+                        shift_with(&tables, cx.g, cx.c, z, dx, dy)
                     })
                 }
             }
         }
-        Builtin::Would => would(arg(0), arg(1), arg(2)),
+        Builtin::Would => would(op(0), op(1), op(2)),
     }
 }
 
 /// `would(card, zone, cond)`: cond on a scratch copy of the table where the
 /// card was moved to the zone (whatever was there taken off).
-fn would(card: Val, z: Val, cond: Val) -> Val {
+fn would(card: Arg, z: Arg, cond: Arg) -> Val {
     Box::new(move |cx| {
-        let k = card(cx);
+        let k = card.get(cx);
         let Some(k) = cx.card(k) else { return 0 };
-        let z = z(cx);
+        let z = z.get(cx);
         let Some(z) = cx.zone(z) else { return 0 };
         let c = cx.c;
         let mut tmp = SCRATCH
@@ -200,7 +216,7 @@ fn would(card: Val, z: Val, cond: Val) -> Val {
             rng: None,
             fault: None,
         };
-        let v = cond(&mut inner);
+        let v = cond.get(&mut inner);
         let fault = inner.fault;
         SCRATCH.with(|s| s.borrow_mut().push(tmp));
         match fault {
@@ -234,25 +250,25 @@ pub(crate) fn coll(g: &Graph, e: &Expr) -> Col {
             Box::new(move |_| c)
         }
         Expr::Call(Builtin::Moves, args) => {
-            let [start, pattern, facing, n] = [0, 1, 2, 3].map(|i| value(g, &args[i]));
+            let [start, pattern, facing, n] = [0, 1, 2, 3].map(|i| arg(g, &args[i]));
             Box::new(move |cx| {
-                let s = start(cx);
+                let s = start.get(cx);
                 if s < 0 || cell_of(cx.g, cx.c, s).is_none() {
                     cx.fail(Fault::MovesNotFromCell);
                     return EMPTY;
                 }
                 Coll::Moves {
                     start: s as u16,
-                    pattern: pattern(cx).max(0) as u16,
-                    facing: facing(cx).rem_euclid(4) as u8,
-                    n: n(cx).clamp(0, 255) as u8,
+                    pattern: pattern.get(cx).max(0) as u16,
+                    facing: facing.get(cx).rem_euclid(4) as u8,
+                    n: n.get(cx).clamp(0, 255) as u8,
                 }
             })
         }
         Expr::Call(Builtin::Ray, args) => {
-            let [start, dx, dy, n] = [0, 1, 2, 3].map(|i| value(g, &args[i]));
+            let [start, dx, dy, n] = [0, 1, 2, 3].map(|i| arg(g, &args[i]));
             Box::new(move |cx| {
-                let s = start(cx);
+                let s = start.get(cx);
                 if s < 0 || cell_of(cx.g, cx.c, s).is_none() {
                     cx.fail(Fault::RayNotFromCell);
                     return EMPTY;
@@ -260,16 +276,16 @@ pub(crate) fn coll(g: &Graph, e: &Expr) -> Col {
                 let clamp = |v: i32| v.clamp(-64, 64) as i8;
                 Coll::Ray {
                     start: s as u16,
-                    dx: clamp(dx(cx)),
-                    dy: clamp(dy(cx)),
-                    n: n(cx).clamp(0, 255) as u8,
+                    dx: clamp(dx.get(cx)),
+                    dy: clamp(dy.get(cx)),
+                    n: n.get(cx).clamp(0, 255) as u8,
                 }
             })
         }
         Expr::Call(Builtin::Order, args) => {
-            let p = value(g, &args[0]);
+            let p = arg(g, &args[0]);
             Box::new(move |cx| {
-                let p = p(cx);
+                let p = p.get(cx);
                 match cx.player(p) {
                     Some(p) => Coll::Order(p as i32),
                     None => EMPTY,
@@ -277,10 +293,10 @@ pub(crate) fn coll(g: &Graph, e: &Expr) -> Col {
             })
         }
         Expr::Bin(BinOp::Range, lo, hi) => {
-            let (lo, hi) = (value(g, lo), value(g, hi));
+            let (lo, hi) = (arg(g, lo), arg(g, hi));
             Box::new(move |cx| {
-                let lo = lo(cx);
-                let hi = hi(cx);
+                let lo = lo.get(cx);
+                let hi = hi.get(cx);
                 if cx.fault.is_some() {
                     return EMPTY;
                 }
@@ -288,9 +304,9 @@ pub(crate) fn coll(g: &Graph, e: &Expr) -> Col {
             })
         }
         other => {
-            let z = value(g, other);
+            let z = arg(g, other);
             Box::new(move |cx| {
-                let z = z(cx);
+                let z = z.get(cx);
                 match cx.zone(z) {
                     Some(z) => Coll::Zone(z as u16),
                     None => EMPTY,
@@ -312,13 +328,13 @@ pub(crate) fn aggregate(
 ) -> Val {
     let slot = slot as usize;
     let items = self::coll(g, coll);
-    let filter = filter.map(|f| value(g, f));
-    let body = body.map(|b| value(g, b));
+    let filter = filter.map(|f| arg(g, f));
+    let body = body.map(|b| arg(g, b));
     // does the element pass the filter (bound first)?
     let pass = move |cx: &mut Cx<'_>, v: i32| -> bool {
         cx.locals[slot] = v;
         match &filter {
-            Some(f) => f(cx) != 0,
+            Some(f) => f.get(cx) != 0,
             None => true,
         }
     };
@@ -375,7 +391,7 @@ pub(crate) fn aggregate(
                     return cx.fault.is_none();
                 }
                 let x = match &body {
-                    Some(b) => b(cx),
+                    Some(b) => b.get(cx),
                     None => v,
                 };
                 acc = Some(match (kind, acc) {

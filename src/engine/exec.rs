@@ -4,9 +4,9 @@
 //! opens them.
 
 use super::eval::{Coll, Ev, Fault, add, sub};
+use super::program::Program;
 use super::state::{Frame, State};
 use crate::check::hir::{Place, ProcKind};
-use super::program::Program;
 use crate::graph::Node;
 use crate::syntax::ast::AssignOp;
 use serde::{Deserialize, Serialize};

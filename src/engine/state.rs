@@ -4,8 +4,8 @@
 
 use super::eval::{Ev, Fault};
 use super::exec::Action;
-use crate::check::hir::Expr;
 use super::program::Program;
+use crate::check::hir::Expr;
 use crate::graph::Graph;
 use crate::syntax::ast::Visibility;
 use rand::SeedableRng;
