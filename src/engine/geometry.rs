@@ -289,3 +289,39 @@ pub(super) fn shift_with(
         _ => -1,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The neighbour tables give what the walk gives, for every cell and
+    /// every step within their reach, on a board with removed corners and
+    /// a merged centre (the shapes where a step is not plain arithmetic).
+    #[test]
+    fn tables_match_the_walk() {
+        let text = "game \"Grid\" { players 2..2 }\n\
+            board b {\n  grid 6 x 5\n  remove a1..b2, f5..f5\n  merge c3..d4\n  region whole = a1..f5\n}\n\
+            start { choose seat(0) { \"stop\" { } } end game }\n\
+            winners highest 0\n";
+        let game = crate::Game::from_source("grid.rules", text).expect("compiles");
+        let state = crate::State::new(&game, 2, 1, &game.default_options()).expect("starts");
+        let g = game.graph();
+        let c = &state.core;
+        let tables = step_tables(&g.tables.boards);
+        let board = &g.tables.boards[0];
+        let base = c.zone_base[board.zone as usize] as i32;
+        let mut checked = 0;
+        for k in 0..board.cells.len() as i32 {
+            for dy in -3..=3 {
+                for dx in -3..=3 {
+                    let walk = shift(g, c, base + k, dx, dy);
+                    assert_eq!(shift_with(&tables, g, c, base + k, dx, dy), walk);
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 0);
+        // not a cell: none either way
+        assert_eq!(shift_with(&tables, g, c, -1, 1, 0), -1);
+    }
+}
