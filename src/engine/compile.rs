@@ -202,12 +202,11 @@ pub(crate) fn value(g: &Graph, e: &Expr) -> Val {
         }
         Expr::Attr(a, card) => {
             let (na, a) = (t.attrs.len(), *a as usize);
-            let attrs = t.card_attrs.clone();
             let card = arg(g, card);
             Box::new(move |cx| {
                 let k = card.get(cx);
                 match cx.card(k) {
-                    Some(k) => attrs[k * na + a],
+                    Some(k) => cx.g.tables.card_attrs[k * na + a],
                     None => 0,
                 }
             })
