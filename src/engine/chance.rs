@@ -145,6 +145,15 @@ impl<'a> Draws<'a> {
         Draws { rng, chance }
     }
 
+    /// The same draws, borrowed again for a shorter while (compiled code
+    /// gets its own handle).
+    pub fn reborrow(&mut self) -> Draws<'_> {
+        Draws {
+            rng: &mut *self.rng,
+            chance: self.chance.as_deref_mut(),
+        }
+    }
+
     /// `random(lo, hi)` with `lo <= hi`.
     pub fn range(&mut self, lo: i32, hi: i32) -> Result<i32, Fault> {
         match self.chance.as_deref_mut() {

@@ -5,9 +5,10 @@
 
 use super::chance::Draws;
 use super::eval::{Coll, Ev, Fault, add, sub};
+use super::program::Program;
 use super::state::{Frame, State};
 use crate::check::hir::{Place, ProcKind};
-use crate::graph::{Graph, Node};
+use crate::graph::Node;
 use crate::syntax::ast::AssignOp;
 use serde::{Deserialize, Serialize};
 
@@ -58,7 +59,7 @@ impl State {
     /// Evaluate with the current frame's locals.
     fn ev<T>(
         &mut self,
-        g: &Graph,
+        g: &Program,
         f: impl FnOnce(&mut Ev) -> Result<T, Fault>,
     ) -> Result<T, Fault> {
         let base = self.frame().base as usize;
@@ -75,7 +76,7 @@ impl State {
         self.frames.last_mut().expect("frame").pc = pc;
     }
 
-    fn call(&mut self, g: &Graph, phase: u16, args: &[i32]) {
+    fn call(&mut self, g: &Program, phase: u16, args: &[i32]) {
         let p = &g.phases[phase as usize];
         let base = self.locals.len() as u32;
         self.locals.resize(self.locals.len() + p.locals as usize, 0);
@@ -104,7 +105,7 @@ impl State {
     }
 
     /// Open the reactions of the zone that `inst` belongs to.
-    fn trigger(&mut self, g: &Graph, inst: u16, card: i32) {
+    fn trigger(&mut self, g: &Program, inst: u16, card: i32) {
         let z = self.core.inst_zone[inst as usize];
         for r in g.triggers[z as usize].iter().rev() {
             let args = if g.phases[*r as usize].params > 0 {
@@ -122,7 +123,7 @@ impl State {
     /// costs nothing).
     pub(crate) fn run_with<V: Visit>(
         &mut self,
-        g: &Graph,
+        g: &Program,
         visit: &mut V,
     ) -> Result<(), (Fault, At)> {
         let budget = self.steps + STEP_BUDGET;
@@ -144,7 +145,7 @@ impl State {
 
     /// Execute one node: dispatch by the kind of node (each group has
     /// its own function, so none of them grows long).
-    fn step(&mut self, g: &Graph, fr: Frame) -> Result<(), Fault> {
+    fn step(&mut self, g: &Program, fr: Frame) -> Result<(), Fault> {
         let node = &g.phases[fr.phase as usize].nodes[fr.pc as usize];
         match node {
             Node::ForStart { .. } | Node::ForNext { .. } => self.step_loop(g, fr, node),
@@ -162,7 +163,7 @@ impl State {
     }
 
     /// Assignments, jumps, calls, returns, `leave`, checkpoints and the end.
-    fn step_control(&mut self, g: &Graph, fr: Frame, node: &Node) -> Result<(), Fault> {
+    fn step_control(&mut self, g: &Program, fr: Frame, node: &Node) -> Result<(), Fault> {
         let next = fr.pc + 1;
         match node {
             Node::Jump(t) => self.set_pc(*t),
@@ -233,7 +234,7 @@ impl State {
 
     /// `x = e`, `x += e`, `x -= e` on a local, a variable, a player's or
     /// a card's variable.
-    fn step_assign(&mut self, g: &Graph, fr: Frame, node: &Node) -> Result<(), Fault> {
+    fn step_assign(&mut self, g: &Program, fr: Frame, node: &Node) -> Result<(), Fault> {
         let next = fr.pc + 1;
         match node {
             Node::Assign(place, op, e) => {
@@ -264,7 +265,7 @@ impl State {
     }
 
     /// `for`: snapshot the collection, then bind each value that passes the filter.
-    fn step_loop(&mut self, g: &Graph, fr: Frame, node: &Node) -> Result<(), Fault> {
+    fn step_loop(&mut self, g: &Program, fr: Frame, node: &Node) -> Result<(), Fault> {
         let next = fr.pc + 1;
         match node {
             Node::ForStart { coll, iter } => {
@@ -318,7 +319,7 @@ impl State {
     }
 
     /// A decision: list the legal actions once and wait (or take `otherwise`).
-    fn step_choose(&mut self, g: &Graph, node: &Node) -> Result<(), Fault> {
+    fn step_choose(&mut self, g: &Program, node: &Node) -> Result<(), Fault> {
         match node {
             Node::Choose { who, otherwise, .. } => {
                 let p = self.ev(g, |ev| ev.player(who))?;
@@ -353,7 +354,7 @@ impl State {
     }
 
     /// Nodes that move, shuffle, exchange, show or reveal cards.
-    fn step_cards(&mut self, g: &Graph, fr: Frame, node: &Node) -> Result<(), Fault> {
+    fn step_cards(&mut self, g: &Program, fr: Frame, node: &Node) -> Result<(), Fault> {
         let next = fr.pc + 1;
         match node {
             Node::Move { what, to, bottom } => {
@@ -430,7 +431,7 @@ impl State {
     /// returns false to stop early.
     pub(crate) fn for_each_action(
         &self,
-        g: &Graph,
+        g: &Program,
         with_pass: bool,
         mut f: impl FnMut(Action) -> bool,
     ) -> Result<(), Fault> {
@@ -509,7 +510,7 @@ impl State {
     /// Take a decision at the pending choice (the caller checked legality) and run on.
     pub(crate) fn take_with<V: Visit>(
         &mut self,
-        g: &Graph,
+        g: &Program,
         a: Action,
         visit: &mut V,
     ) -> Result<(), (Fault, At)> {

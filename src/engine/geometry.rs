@@ -217,3 +217,111 @@ fn turn(dx: i8, dy: i8, facing: u8) -> (i32, i32) {
     }
     (x, y)
 }
+
+/// The neighbour table of a board for one step (dx, dy): for each cell,
+/// the board-local index of `shift(cell, dx, dy)`, or -1 (off the board,
+/// a removed square). Built once at load; `shift` with a step in the
+/// table is then one load. Same answers as [`ray_nth`]`(.., 0)`.
+pub(super) fn step_table(board: &BoardInfo, dx: i32, dy: i32) -> Vec<i16> {
+    let (w, h) = (board.width as i32, board.height as i32);
+    let at = |x: i32, y: i32| -> i32 {
+        if x < 0 || y < 0 || x >= w || y >= h {
+            -1
+        } else {
+            i32::from(board.grid[(y * w + x) as usize]).max(-1)
+        }
+    };
+    let d = (dx.clamp(-128, 128), dy.clamp(-128, 128));
+    (0..board.cells.len())
+        .map(|k| {
+            if d == (0, 0) {
+                return k as i16;
+            }
+            let leaves = |sq: &&(i8, i8)| at(sq.0 as i32 + d.0, sq.1 as i32 + d.1) != k as i32;
+            let Some(sq) = board.squares[k].iter().find(leaves) else {
+                return -1;
+            };
+            let next = at(sq.0 as i32 + d.0, sq.1 as i32 + d.1);
+            if next < 0 { -1 } else { next as i16 }
+        })
+        .collect()
+}
+
+/// Steps with a neighbour table: every (dx, dy) with both in -2..=2.
+pub(super) const TABLE_REACH: i32 = 2;
+
+/// Neighbour tables of every board for every step within [`TABLE_REACH`]:
+/// `[board][(dy + R) * (2R + 1) + dx + R][cell]`.
+pub(super) fn step_tables(boards: &[BoardInfo]) -> Vec<Vec<Vec<i16>>> {
+    let r = TABLE_REACH;
+    boards
+        .iter()
+        .map(|b| {
+            (-r..=r)
+                .flat_map(|dy| (-r..=r).map(move |dx| (dx, dy)))
+                .map(|(dx, dy)| step_table(b, dx, dy))
+                .collect()
+        })
+        .collect()
+}
+
+/// `shift(inst, dx, dy)` through the neighbour tables when the step is in
+/// them (else the walk).
+#[inline]
+pub(super) fn shift_with(
+    tables: &[Vec<Vec<i16>>],
+    g: &Graph,
+    c: &Core,
+    inst: i32,
+    dx: i32,
+    dy: i32,
+) -> i32 {
+    let r = TABLE_REACH;
+    if dx.abs() > r || dy.abs() > r {
+        return shift(g, c, inst, dx, dy);
+    }
+    let Some((b, k)) = cell_of(g, c, inst) else {
+        return -1;
+    };
+    let step = ((dy + r) * (2 * r + 1) + dx + r) as usize;
+    match tables[b][step][k] {
+        t if t >= 0 => c.zone_base[g.tables.boards[b].zone as usize] as i32 + t as i32,
+        _ => -1,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The neighbour tables give what the walk gives, for every cell and
+    /// every step within their reach, on a board with removed corners and
+    /// a merged centre (the shapes where a step is not plain arithmetic).
+    #[test]
+    fn tables_match_the_walk() {
+        let text = "game \"Grid\" { players 2..2 }\n\
+            board b {\n  grid 6 x 5\n  remove a1..b2, f5..f5\n  merge c3..d4\n  region whole = a1..f5\n}\n\
+            start { choose seat(0) { \"stop\" { } } end game }\n\
+            winners highest 0\n";
+        let game = crate::Game::from_source("grid.rules", text).expect("compiles");
+        let state = crate::State::new(&game, 2, 1, &game.default_options()).expect("starts");
+        let g = game.graph();
+        let c = &state.core;
+        let tables = step_tables(&g.tables.boards);
+        let board = &g.tables.boards[0];
+        let base = c.zone_base[board.zone as usize] as i32;
+        let mut checked = 0;
+        for k in 0..board.cells.len() as i32 {
+            for dy in -3..=3 {
+                for dx in -3..=3 {
+                    let walk = shift(g, c, base + k, dx, dy);
+                    assert_eq!(shift_with(&tables, g, c, base + k, dx, dy), walk);
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 0);
+        // not a cell: none either way
+        assert_eq!(shift_with(&tables, g, c, -1, 1, 0), -1);
+    }
+}

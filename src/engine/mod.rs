@@ -9,6 +9,9 @@
 
 mod board_view;
 mod chance;
+mod coll;
+mod compile;
+mod compile_call;
 mod determinize;
 mod eval;
 mod exec;
@@ -17,6 +20,7 @@ mod geometry;
 mod observe;
 pub mod perft;
 mod probe;
+mod program;
 mod state;
 mod tensor;
 mod view;
@@ -27,6 +31,7 @@ pub use eval::Fault;
 pub use exec::{Action, STEP_BUDGET};
 pub use observe::{ActionSpace, DYNAMIC_INT_WIDTH, MAX_ARM_WIDTH};
 pub use probe::Probe;
+pub use program::Program;
 pub use state::{Core, EngineError, Frame, State};
 pub use tensor::TensorShape;
 pub use view::Viewer;
@@ -36,7 +41,6 @@ pub use view::Viewer;
 pub use crate::load::{Compiled, MAX_VARIANT_DEPTH, compile, read_rules};
 
 use crate::diag::{Diagnostics, Source};
-use crate::graph::Graph;
 use crate::hir::OptionInfo;
 use crate::load::Loaded;
 use std::path::Path;
@@ -46,6 +50,8 @@ use std::sync::Arc;
 #[derive(Clone)]
 pub struct Game {
     data: Arc<Loaded>,
+    /// The graph with its expressions compiled (shared, immutable).
+    prog: Arc<Program>,
 }
 
 impl Game {
@@ -79,8 +85,10 @@ impl Game {
         crate::load::load_text(name, text).map(Game::from)
     }
 
-    pub fn graph(&self) -> &Graph {
-        &self.data.graph
+    /// The action graph, with its compiled expressions (a [`Program`]
+    /// dereferences to the [`Graph`]).
+    pub fn graph(&self) -> &Program {
+        &self.prog
     }
     pub fn source(&self) -> &Source {
         &self.data.source
@@ -198,6 +206,7 @@ impl Game {
 impl From<Loaded> for Game {
     fn from(loaded: Loaded) -> Game {
         Game {
+            prog: Arc::new(Program::new(loaded.graph.clone())),
             data: Arc::new(loaded),
         }
     }

@@ -5,6 +5,7 @@
 use super::chance::{Chance, Draws};
 use super::eval::{Ev, Fault};
 use super::exec::Action;
+use super::program::Program;
 use crate::check::hir::Expr;
 use crate::graph::Graph;
 use crate::syntax::ast::Visibility;
@@ -494,7 +495,7 @@ impl std::error::Error for EngineError {}
 impl State {
     /// A fresh game, run up to its first decision.
     pub(crate) fn create(
-        g: &Graph,
+        g: &Program,
         players: usize,
         seed: u64,
         opts: &[i32],
@@ -505,7 +506,7 @@ impl State {
     /// Like [`State::create`]; in explicit-chance mode the variables'
     /// random initial values come from `chance`.
     pub(super) fn create_with(
-        g: &Graph,
+        g: &Program,
         players: usize,
         seed: u64,
         opts: &[i32],
@@ -614,7 +615,7 @@ impl State {
 }
 
 /// Evaluate an expression outside any phase (variable initial values).
-pub(crate) fn eval_const(g: &Graph, core: &Core, e: &Expr, draws: Draws) -> Result<i32, Fault> {
+pub(crate) fn eval_const(g: &Program, core: &Core, e: &Expr, draws: Draws) -> Result<i32, Fault> {
     let mut locals = [0i32; 16];
     Ev {
         g,

@@ -1,0 +1,241 @@
+//! Collections an expression walks: a zone, every instance of a per-player
+//! zone, a board region, a ray, a movement pattern's targets, the players,
+//! seating order, an integer range, an enumeration. A [`Coll`] is a small
+//! descriptor (no allocation); it is walked in one pass with a cursor
+//! ([`Coll::for_each`]), never by rescanning from the start for each
+//! position.
+
+use super::fault::Fault;
+use super::geometry::{each_move, each_ray_cell};
+use super::state::Core;
+use crate::graph::Graph;
+
+/// A collection to walk, by position.
+#[derive(Clone, Copy, Debug)]
+pub enum Coll {
+    Zone(u16),
+    ZoneAll(u16),
+    /// Cells of a board region: (board, region).
+    Region(u16, u16),
+    /// Cells along a line: start instance, step, at most n steps.
+    Ray {
+        start: u16,
+        dx: i8,
+        dy: i8,
+        n: u8,
+    },
+    /// Cells a movement pattern reaches.
+    Moves {
+        start: u16,
+        pattern: u16,
+        facing: u8,
+        n: u8,
+    },
+    Players,
+    Order(i32),
+    Range(i32, i32),
+    Enum(u16),
+}
+
+impl Coll {
+    pub fn len(self, g: &Graph, c: &Core) -> usize {
+        match self {
+            Coll::Zone(i) => c.zone(i as usize).len(),
+            Coll::ZoneAll(z) => (0..c.zone_count[z as usize] as usize)
+                .map(|p| c.zone(c.zone_base[z as usize] as usize + p).len())
+                .sum(),
+            Coll::Region(b, r) => g.tables.boards[b as usize].regions[r as usize]
+                .1
+                .iter()
+                .filter(|m| **m)
+                .count(),
+            Coll::Ray { .. } | Coll::Moves { .. } => {
+                let mut k = 0;
+                self.walk(g, c, &mut |_| {
+                    k += 1;
+                    true
+                });
+                k
+            }
+            Coll::Players | Coll::Order(_) => c.n as usize,
+            Coll::Range(lo, hi) => (i64::from(hi) - i64::from(lo) + 1).max(0) as usize,
+            Coll::Enum(e) => g.tables.enums[e as usize].values.len(),
+        }
+    }
+
+    pub fn get(self, g: &Graph, c: &Core, i: usize) -> i32 {
+        match self {
+            Coll::Zone(z) => c.zone(z as usize)[i] as i32,
+            Coll::Region(b, r) => {
+                let board = &g.tables.boards[b as usize];
+                let cell = board.regions[r as usize]
+                    .1
+                    .iter()
+                    .enumerate()
+                    .filter(|m| *m.1)
+                    .nth(i)
+                    .map(|m| m.0);
+                cell.map(|k| (c.zone_base[board.zone as usize] as usize + k) as i32)
+                    .unwrap_or(-1)
+            }
+            Coll::Ray { .. } | Coll::Moves { .. } => {
+                let (mut out, mut k) = (-1, 0);
+                self.walk(g, c, &mut |cell| {
+                    if k == i {
+                        out = cell;
+                        return false;
+                    }
+                    k += 1;
+                    true
+                });
+                out
+            }
+            Coll::ZoneAll(z) => {
+                let mut i = i;
+                let base = c.zone_base[z as usize] as usize;
+                for p in 0..c.zone_count[z as usize] as usize {
+                    let zone = c.zone(base + p);
+                    if i < zone.len() {
+                        return zone[i] as i32;
+                    }
+                    i -= zone.len();
+                }
+                -1
+            }
+            Coll::Players => i as i32,
+            Coll::Order(p) => c.step(p, i as i32),
+            Coll::Range(lo, _) => lo + i as i32,
+            Coll::Enum(_) => i as i32,
+        }
+    }
+
+    /// Walks the cells of a `Ray` or `Moves` (nothing for other collections);
+    /// `f` returns false to stop, and so does this function then.
+    fn walk(self, g: &Graph, c: &Core, f: &mut impl FnMut(i32) -> bool) -> bool {
+        match self {
+            Coll::Ray { start, dx, dy, n } => {
+                each_ray_cell(g, c, start as i32, dx as i32, dy as i32, n as usize, f)
+            }
+            Coll::Moves {
+                start,
+                pattern,
+                facing,
+                n,
+            } => each_move(g, c, start, pattern, facing, n, f),
+            _ => true,
+        }
+    }
+
+    pub fn contains(self, g: &Graph, c: &Core, v: i32) -> bool {
+        match self {
+            Coll::Region(b, r) => {
+                let board = &g.tables.boards[b as usize];
+                let base = c.zone_base[board.zone as usize] as i32;
+                v >= base
+                    && ((v - base) as usize) < board.cells.len()
+                    && board.regions[r as usize].1[(v - base) as usize]
+            }
+            Coll::Ray { .. } | Coll::Moves { .. } => !self.walk(g, c, &mut |cell| cell != v),
+            Coll::Zone(z) => {
+                v >= 0 && (v as usize) < c.card_count() && c.card_zone(v as usize) == z
+            }
+            Coll::ZoneAll(z) => {
+                v >= 0
+                    && (v as usize) < c.card_count()
+                    && c.inst_zone[c.card_zone(v as usize) as usize] == z
+            }
+            Coll::Players | Coll::Order(_) => v >= 0 && v < c.n as i32,
+            Coll::Range(lo, hi) => v >= lo && v <= hi,
+            Coll::Enum(_) => v >= 0,
+        }
+    }
+}
+
+impl Coll {
+    /// Walk the items in order with a cursor (the order of `get(0..len)`):
+    /// `f` returns false to stop, and so does this function then.
+    #[inline]
+    pub fn for_each(self, g: &Graph, c: &Core, mut f: impl FnMut(i32) -> bool) -> bool {
+        let r: Result<bool, Fault> = self.try_for_each(g, c, |v| Ok(f(v)));
+        r.unwrap_or(false)
+    }
+
+    /// Walk the items in order with a cursor (the order of `get(0..len)`):
+    /// `f` returns false to stop. Ok(true) when every item was visited.
+    /// Zones, boards, regions and patterns are walked in one pass, not by
+    /// rescanning from the start for each position.
+    pub fn try_for_each(
+        self,
+        g: &Graph,
+        c: &Core,
+        mut f: impl FnMut(i32) -> Result<bool, Fault>,
+    ) -> Result<bool, Fault> {
+        match self {
+            Coll::Zone(z) => {
+                for &card in c.zone(z as usize) {
+                    if !f(card as i32)? {
+                        return Ok(false);
+                    }
+                }
+            }
+            Coll::ZoneAll(z) => {
+                let base = c.zone_base[z as usize] as usize;
+                for p in 0..c.zone_count[z as usize] as usize {
+                    for &card in c.zone(base + p) {
+                        if !f(card as i32)? {
+                            return Ok(false);
+                        }
+                    }
+                }
+            }
+            Coll::Region(b, r) => {
+                let board = &g.tables.boards[b as usize];
+                let base = c.zone_base[board.zone as usize] as usize;
+                for (k, inside) in board.regions[r as usize].1.iter().enumerate() {
+                    if *inside && !f((base + k) as i32)? {
+                        return Ok(false);
+                    }
+                }
+            }
+            Coll::Ray { .. } | Coll::Moves { .. } => {
+                // the board walk (merged cells included), stopping at a fault
+                let mut fault = None;
+                let done = self.walk(g, c, &mut |cell| match f(cell) {
+                    Ok(go) => go,
+                    Err(e) => {
+                        fault = Some(e);
+                        false
+                    }
+                });
+                if let Some(e) = fault {
+                    return Err(e);
+                }
+                if !done {
+                    return Ok(false);
+                }
+            }
+            Coll::Players => {
+                for p in 0..c.n as i32 {
+                    if !f(p)? {
+                        return Ok(false);
+                    }
+                }
+            }
+            Coll::Range(lo, hi) => {
+                for v in lo..=hi {
+                    if !f(v)? {
+                        return Ok(false);
+                    }
+                }
+            }
+            _ => {
+                for i in 0..self.len(g, c) {
+                    if !f(self.get(g, c, i))? {
+                        return Ok(false);
+                    }
+                }
+            }
+        }
+        Ok(true)
+    }
+}

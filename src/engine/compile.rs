@@ -1,0 +1,413 @@
+//! The expression compiler: a resolved [`Expr`] becomes a tree of closures
+//! built once, at load (see `program.rs`). Each closure returns the plain
+//! `i32` value; a fault (a card that is none, a division by zero) is
+//! recorded in the context ([`Cx::fail`]) and the value returned is a
+//! harmless 0, so operations that cannot fail carry no `Result`: the caller
+//! looks at [`Cx::fault`] once, at the end. Loops stop at the first fault,
+//! and the first fault is the one reported, as the tree walker did.
+//!
+//! At compile time: table lookups with a constant key, operators on
+//! constants and conditions with a constant test are folded; comparisons
+//! and arithmetic with a constant or a local operand get their own closure.
+//! Builtins, collections and aggregates are in `compile_call.rs`.
+
+use super::coll::Coll;
+use super::fault::Fault;
+use super::state::Core;
+use crate::graph::Graph;
+use crate::hir::{Expr, Tables};
+use crate::syntax::ast::BinOp;
+use super::chance::Draws;
+
+/// A compiled value.
+pub(crate) type Val = Box<dyn Fn(&mut Cx<'_>) -> i32 + Send + Sync>;
+/// A compiled collection.
+pub(crate) type Col = Box<dyn Fn(&mut Cx<'_>) -> Coll + Send + Sync>;
+
+/// What compiled code runs against: the game, the table, the frame's
+/// locals, the generator (none while listing moves) and the first fault.
+pub struct Cx<'a> {
+    pub g: &'a Graph,
+    pub c: &'a Core,
+    pub locals: &'a mut [i32],
+    pub rng: Option<Draws<'a>>,
+    pub fault: Option<Fault>,
+}
+
+impl Cx<'_> {
+    /// Record a fault (the first one stays) and give the placeholder value.
+    #[cold]
+    #[inline(never)]
+    pub fn fail(&mut self, f: Fault) -> i32 {
+        if self.fault.is_none() {
+            self.fault = Some(f);
+        }
+        0
+    }
+
+    /// `v` if it is a player, else a fault.
+    #[inline]
+    pub fn player(&mut self, v: i32) -> Option<usize> {
+        if v < 0 || v >= self.c.n as i32 {
+            self.fail(Fault::NoPlayer);
+            return None;
+        }
+        Some(v as usize)
+    }
+
+    /// `v` if it is a card, else a fault.
+    #[inline]
+    pub fn card(&mut self, v: i32) -> Option<usize> {
+        if v < 0 || v as usize >= self.c.card_count() {
+            self.fail(Fault::NoCard);
+            return None;
+        }
+        Some(v as usize)
+    }
+
+    /// `v` if it is a zone instance, else a fault.
+    #[inline]
+    pub fn zone(&mut self, v: i32) -> Option<usize> {
+        if v < 0 || v as usize >= self.c.insts() {
+            self.fail(Fault::NoZone);
+            return None;
+        }
+        Some(v as usize)
+    }
+}
+
+/// An operand: a constant, a local or a global variable is read in place;
+/// anything else is a call of its compiled code.
+pub(crate) enum Arg {
+    K(i32),
+    L(usize),
+    G(usize),
+    F(Val),
+}
+
+impl Arg {
+    #[inline(always)]
+    pub fn get(&self, cx: &mut Cx<'_>) -> i32 {
+        match self {
+            Arg::K(k) => *k,
+            Arg::L(s) => cx.locals[*s],
+            Arg::G(v) => cx.c.vars[cx.c.var_base[*v] as usize],
+            Arg::F(f) => f(cx),
+        }
+    }
+}
+
+/// Compile an operand.
+pub(crate) fn arg(g: &Graph, e: &Expr) -> Arg {
+    if let Some(k) = konst(&g.tables, e) {
+        return Arg::K(k);
+    }
+    match e {
+        Expr::Local(l) => Arg::L(*l as usize),
+        Expr::Global(v) => Arg::G(*v as usize),
+        _ => Arg::F(value(g, e)),
+    }
+}
+
+/// The value of an expression known at load, if it is one (and cannot fault).
+pub(crate) fn konst(t: &Tables, e: &Expr) -> Option<i32> {
+    Some(match e {
+        Expr::Int(i) => *i,
+        Expr::Nothing => -1,
+        Expr::Table(tb, key) => {
+            let k = konst(t, key)?;
+            *t.tables[*tb as usize]
+                .values
+                .get(usize::try_from(k).ok()?)?
+        }
+        Expr::Not(x) => i32::from(konst(t, x)? == 0),
+        Expr::Neg(x) => konst(t, x)?.checked_neg()?,
+        Expr::Cond(c, a, b) => {
+            if konst(t, c)? != 0 {
+                konst(t, a)?
+            } else {
+                konst(t, b)?
+            }
+        }
+        Expr::Bin(op, l, r) => {
+            let (a, b) = (konst(t, l)?, konst(t, r)?);
+            match op {
+                BinOp::Eq => i32::from(a == b),
+                BinOp::Ne => i32::from(a != b),
+                BinOp::Lt => i32::from(a < b),
+                BinOp::Le => i32::from(a <= b),
+                BinOp::Gt => i32::from(a > b),
+                BinOp::Ge => i32::from(a >= b),
+                BinOp::And => i32::from(a != 0 && b != 0),
+                BinOp::Or => i32::from(a != 0 || b != 0),
+                BinOp::Add => a.checked_add(b)?,
+                BinOp::Sub => a.checked_sub(b)?,
+                BinOp::Mul => a.checked_mul(b)?,
+                _ => return None,
+            }
+        }
+        _ => return None,
+    })
+}
+
+/// Compile an expression used as a value.
+pub(crate) fn value(g: &Graph, e: &Expr) -> Val {
+    let t = &g.tables;
+    if let Some(k) = konst(t, e) {
+        return Box::new(move |_| k);
+    }
+    match e {
+        Expr::Opt(o) => {
+            let o = *o as usize;
+            Box::new(move |cx| cx.c.opts[o])
+        }
+        Expr::Global(v) => {
+            let v = *v as usize;
+            Box::new(move |cx| cx.c.vars[cx.c.var_base[v] as usize])
+        }
+        Expr::Local(l) => {
+            let l = *l as usize;
+            Box::new(move |cx| cx.locals[l])
+        }
+        Expr::PerPlayer(v, p) => {
+            let (v, p) = (*v as usize, arg(g, p));
+            Box::new(move |cx| {
+                let p = p.get(cx);
+                match cx.player(p) {
+                    Some(p) => cx.c.vars[cx.c.var_base[v] as usize + p],
+                    None => 0,
+                }
+            })
+        }
+        Expr::PerCard(v, card) => {
+            let (v, card) = (*v as usize, arg(g, card));
+            Box::new(move |cx| {
+                let k = card.get(cx);
+                match cx.card(k) {
+                    Some(k) => cx.c.vars[cx.c.var_base[v] as usize + k],
+                    None => 0,
+                }
+            })
+        }
+        Expr::Table(tb, key) => {
+            let values = t.tables[*tb as usize].values.clone();
+            let key = arg(g, key);
+            Box::new(move |cx| {
+                let k = key.get(cx);
+                match values.get(k as usize) {
+                    Some(v) => *v,
+                    None => cx.fail(Fault::TableKeyNone),
+                }
+            })
+        }
+        Expr::Attr(a, card) => {
+            let (na, a) = (t.attrs.len(), *a as usize);
+            let card = arg(g, card);
+            Box::new(move |cx| {
+                let k = card.get(cx);
+                match cx.card(k) {
+                    Some(k) => cx.g.tables.card_attrs[k * na + a],
+                    None => 0,
+                }
+            })
+        }
+        Expr::Zone(z, None) => {
+            let z = *z as usize;
+            Box::new(move |cx| cx.c.zone_base[z] as i32)
+        }
+        Expr::Zone(z, Some(p)) => {
+            let (z, p) = (*z as usize, arg(g, p));
+            Box::new(move |cx| {
+                let p = p.get(cx);
+                match cx.player(p) {
+                    Some(p) => cx.c.zone_base[z] as i32 + p as i32,
+                    None => 0,
+                }
+            })
+        }
+        Expr::ZoneAll(_) | Expr::Players | Expr::EnumAll(_) | Expr::Region(..) => {
+            Box::new(|cx| cx.fail(Fault::CollectionAsValue))
+        }
+        Expr::PlayerCount => Box::new(|cx| cx.c.n as i32),
+        Expr::Actor => Box::new(|cx| cx.c.actor),
+        Expr::Current => Box::new(|cx| cx.c.current),
+        Expr::Index(z, i) => {
+            let (z, i) = (arg(g, z), arg(g, i));
+            Box::new(move |cx| {
+                let z = z.get(cx);
+                let Some(z) = cx.zone(z) else { return 0 };
+                let i = i.get(cx);
+                let zone = cx.c.zone(z);
+                if i < 0 || i as usize >= zone.len() {
+                    -1
+                } else {
+                    zone[i as usize] as i32
+                }
+            })
+        }
+        Expr::Not(x) => {
+            let x = arg(g, x);
+            Box::new(move |cx| i32::from(x.get(cx) == 0))
+        }
+        Expr::Neg(x) => {
+            let x = arg(g, x);
+            Box::new(move |cx| match x.get(cx).checked_neg() {
+                Some(v) => v,
+                None => cx.fail(Fault::Overflow),
+            })
+        }
+        Expr::Bind(binds, body) => {
+            let binds: Vec<(usize, Arg)> = binds
+                .iter()
+                .map(|(s, v)| (*s as usize, arg(g, v)))
+                .collect();
+            let body = arg(g, body);
+            if binds.len() == 1 {
+                let (s, v) = binds.into_iter().next().expect("one binding");
+                return Box::new(move |cx| {
+                    let x = v.get(cx);
+                    cx.locals[s] = x;
+                    body.get(cx)
+                });
+            }
+            Box::new(move |cx| {
+                for (s, v) in &binds {
+                    let x = v.get(cx);
+                    cx.locals[*s] = x;
+                }
+                body.get(cx)
+            })
+        }
+        Expr::Cond(c, a, b) => {
+            let (c, a, b) = (arg(g, c), arg(g, a), arg(g, b));
+            Box::new(move |cx| if c.get(cx) != 0 { a.get(cx) } else { b.get(cx) })
+        }
+        Expr::Bin(op, l, r) => binary(g, *op, l, r),
+        Expr::Call(b, args) => super::compile_call::call(g, *b, args),
+        Expr::Agg {
+            kind,
+            slot,
+            coll,
+            filter,
+            body,
+        } => super::compile_call::aggregate(
+            g,
+            *kind,
+            *slot,
+            coll,
+            filter.as_deref(),
+            body.as_deref(),
+        ),
+        Expr::Int(_) | Expr::Nothing => unreachable!("folded above"),
+    }
+}
+
+/// A comparison: its own closure for a local or constant operand.
+macro_rules! compare {
+    ($g:expr, $t:expr, $l:expr, $r:expr, $op:tt) => {{
+        match ($l, konst($t, $r)) {
+            (Expr::Local(s), Some(k)) => {
+                let s = *s as usize;
+                Box::new(move |cx: &mut Cx<'_>| i32::from(cx.locals[s] $op k)) as Val
+            }
+            (l, Some(k)) => {
+                let l = arg($g, l);
+                Box::new(move |cx: &mut Cx<'_>| i32::from(l.get(cx) $op k)) as Val
+            }
+            (l, None) => {
+                let (l, r) = (arg($g, l), arg($g, $r));
+                Box::new(move |cx: &mut Cx<'_>| {
+                    let a = l.get(cx);
+                    i32::from(a $op r.get(cx))
+                }) as Val
+            }
+        }
+    }};
+}
+
+/// Checked arithmetic: an overflow is a fault.
+macro_rules! arith {
+    ($g:expr, $t:expr, $l:expr, $r:expr, $method:ident) => {{
+        match konst($t, $r) {
+            Some(k) => {
+                let l = arg($g, $l);
+                Box::new(move |cx: &mut Cx<'_>| match l.get(cx).$method(k) {
+                    Some(v) => v,
+                    None => cx.fail(Fault::Overflow),
+                }) as Val
+            }
+            None => {
+                let (l, r) = (arg($g, $l), arg($g, $r));
+                Box::new(move |cx: &mut Cx<'_>| {
+                    let a = l.get(cx);
+                    match a.$method(r.get(cx)) {
+                        Some(v) => v,
+                        None => cx.fail(Fault::Overflow),
+                    }
+                }) as Val
+            }
+        }
+    }};
+}
+
+fn binary(g: &Graph, op: BinOp, l: &Expr, r: &Expr) -> Val {
+    let t = &g.tables;
+    match op {
+        BinOp::Eq => compare!(g, t, l, r, ==),
+        BinOp::Ne => compare!(g, t, l, r, !=),
+        BinOp::Lt => compare!(g, t, l, r, <),
+        BinOp::Le => compare!(g, t, l, r, <=),
+        BinOp::Gt => compare!(g, t, l, r, >),
+        BinOp::Ge => compare!(g, t, l, r, >=),
+        BinOp::Add => arith!(g, t, l, r, checked_add),
+        BinOp::Sub => arith!(g, t, l, r, checked_sub),
+        BinOp::Mul => arith!(g, t, l, r, checked_mul),
+        BinOp::And => {
+            let (l, r) = (arg(g, l), arg(g, r));
+            Box::new(move |cx| i32::from(l.get(cx) != 0 && r.get(cx) != 0))
+        }
+        BinOp::Or => {
+            let (l, r) = (arg(g, l), arg(g, r));
+            Box::new(move |cx| i32::from(l.get(cx) != 0 || r.get(cx) != 0))
+        }
+        BinOp::In => {
+            let (l, rc) = (arg(g, l), super::compile_call::coll(g, r));
+            Box::new(move |cx| {
+                let v = l.get(cx);
+                let coll = rc(cx);
+                if cx.fault.is_some() {
+                    return 0;
+                }
+                i32::from(coll.contains(cx.g, cx.c, v))
+            })
+        }
+        BinOp::Range => Box::new(|cx| cx.fail(Fault::RangeAsValue)),
+        BinOp::Div => {
+            let (l, r) = (arg(g, l), arg(g, r));
+            Box::new(move |cx| {
+                let a = l.get(cx);
+                let b = r.get(cx);
+                if b == 0 {
+                    return cx.fail(Fault::DivisionByZero);
+                }
+                match a.checked_div(b) {
+                    Some(v) => v,
+                    None => cx.fail(Fault::Overflow),
+                }
+            })
+        }
+        BinOp::Mod => {
+            let (l, r) = (arg(g, l), arg(g, r));
+            Box::new(move |cx| {
+                let a = l.get(cx);
+                let b = r.get(cx);
+                if b == 0 {
+                    return cx.fail(Fault::DivisionByZero);
+                }
+                // i32::MIN mod -1 is 0 mathematically; rem_euclid would
+                // overflow on it, so it is answered here
+                if b == -1 { 0 } else { a.rem_euclid(b) }
+            })
+        }
+    }
+}

@@ -1,0 +1,411 @@
+//! The expression compiler, continued: builtin calls, collections and
+//! aggregates (`count`, `any`, `all`, `first`, `sum`, `min`, `max`), each
+//! compiled once into a closure (see `compile.rs` for the conventions:
+//! plain values, faults recorded in the context). An aggregate walks its
+//! collection once with a cursor and stops at the first fault.
+
+use super::coll::Coll;
+use super::compile::{Arg, Col, Cx, Val, arg, konst};
+use super::fault::Fault;
+use super::geometry::{TABLE_REACH, at_xy, cell_of, cell_xy, shift_with, step_tables};
+use super::state::Core;
+use crate::graph::Graph;
+use crate::hir::{Builtin, Expr};
+use crate::syntax::ast::{AggKind, BinOp};
+
+/// Compile a call of a builtin.
+pub(crate) fn call(g: &Graph, b: Builtin, args: &[Expr]) -> Val {
+    let op = |i: usize| arg(g, &args[i]);
+    match b {
+        Builtin::Top | Builtin::Bottom => {
+            let (z, top) = (op(0), b == Builtin::Top);
+            Box::new(move |cx| {
+                let z = z.get(cx);
+                let Some(z) = cx.zone(z) else { return 0 };
+                let zone = cx.c.zone(z);
+                let card = if top { zone.last() } else { zone.first() };
+                card.map_or(-1, |x| *x as i32)
+            })
+        }
+        Builtin::Size => {
+            let z = op(0);
+            Box::new(move |cx| {
+                let z = z.get(cx);
+                match cx.zone(z) {
+                    Some(z) => cx.c.zone(z).len() as i32,
+                    None => 0,
+                }
+            })
+        }
+        Builtin::Next | Builtin::Prev => {
+            let (p, k) = (op(0), if b == Builtin::Next { 1 } else { -1 });
+            Box::new(move |cx| {
+                let p = p.get(cx);
+                match cx.player(p) {
+                    Some(p) => cx.c.step(p as i32, k),
+                    None => 0,
+                }
+            })
+        }
+        Builtin::Owner => {
+            let card = op(0);
+            Box::new(move |cx| {
+                let k = card.get(cx);
+                match cx.card(k) {
+                    Some(k) => cx.c.inst_owner[cx.c.card_zone(k) as usize] as i32,
+                    None => 0,
+                }
+            })
+        }
+        Builtin::Pos => {
+            let card = op(0);
+            Box::new(move |cx| {
+                let k = card.get(cx);
+                match cx.card(k) {
+                    Some(k) => cx.c.position(k as u16) as i32,
+                    None => 0,
+                }
+            })
+        }
+        Builtin::Seat => {
+            let i = op(0);
+            Box::new(move |cx| {
+                let i = i.get(cx);
+                if i < 0 || i >= cx.c.n as i32 {
+                    return cx.fail(Fault::SeatOutOfRange);
+                }
+                i
+            })
+        }
+        Builtin::Random => {
+            let (lo, hi) = (op(0), op(1));
+            Box::new(move |cx| {
+                let lo = lo.get(cx);
+                let hi = hi.get(cx);
+                if cx.fault.is_some() {
+                    // the tree walker stopped before drawing
+                    return 0;
+                }
+                if hi < lo {
+                    return cx.fail(Fault::RandomBounds);
+                }
+                let drawn = match cx.rng.as_mut() {
+                    Some(draws) => draws.range(lo, hi),
+                    None => Ok(lo),
+                };
+                drawn.unwrap_or_else(|f| cx.fail(f))
+            })
+        }
+        Builtin::Order => Box::new(|cx| cx.fail(Fault::OrderAsValue)),
+        Builtin::Ray | Builtin::Moves => Box::new(|cx| cx.fail(Fault::RayAsValue)),
+        Builtin::Knows => {
+            let (p, card) = (op(0), op(1));
+            Box::new(move |cx| {
+                let p = p.get(cx);
+                let Some(p) = cx.player(p) else { return 0 };
+                let k = card.get(cx);
+                match cx.card(k) {
+                    Some(k) => ((cx.c.known[k] >> p) & 1) as i32,
+                    None => 0,
+                }
+            })
+        }
+        Builtin::InZone => {
+            let (card, z) = (op(0), op(1));
+            Box::new(move |cx| {
+                let k = card.get(cx);
+                let Some(k) = cx.card(k) else { return 0 };
+                let z = z.get(cx);
+                match cx.zone(z) {
+                    Some(z) => i32::from(cx.c.card_zone(k) as usize == z),
+                    None => 0,
+                }
+            })
+        }
+        Builtin::ZoneOf => {
+            let card = op(0);
+            Box::new(move |cx| {
+                let k = card.get(cx);
+                match cx.card(k) {
+                    Some(k) => cx.c.card_zone(k) as i32,
+                    None => 0,
+                }
+            })
+        }
+        Builtin::Cell => {
+            let (x, y) = (op(0), op(1));
+            Box::new(move |cx| {
+                let (x, y) = (x.get(cx), y.get(cx));
+                match cx.g.tables.boards.first() {
+                    Some(b) => at_xy(b, cx.c, x, y),
+                    None => cx.fail(Fault::CellNeedsBoard),
+                }
+            })
+        }
+        Builtin::XOf | Builtin::YOf => {
+            let (z, first) = (op(0), b == Builtin::XOf);
+            Box::new(move |cx| {
+                let z = z.get(cx);
+                cell_xy(cx.g, cx.c, z).map_or(-1, |xy| if first { xy.0 } else { xy.1 })
+            })
+        }
+        Builtin::Shift => {
+            let z = op(0);
+            let tables = step_tables(&g.tables.boards);
+            match (konst(&g.tables, &args[1]), konst(&g.tables, &args[2])) {
+                (Some(dx), Some(dy)) if dx.abs() <= TABLE_REACH && dy.abs() <= TABLE_REACH => {
+                    // one table: this step's
+                    let r = TABLE_REACH;
+                    let step = ((dy + r) * (2 * r + 1) + dx + r) as usize;
+                    let one: Vec<Vec<i16>> = tables
+                        .into_iter()
+                        .map(|mut b| b.swap_remove(step))
+                        .collect();
+                    Box::new(move |cx| {
+                        let z = z.get(cx);
+                        match cell_of(cx.g, cx.c, z) {
+                            Some((b, k)) if one[b][k] >= 0 => {
+                                cx.c.zone_base[cx.g.tables.boards[b].zone as usize] as i32
+                                    + one[b][k] as i32
+                            }
+                            _ => -1,
+                        }
+                    })
+                }
+                _ => {
+                    let (dx, dy) = (op(1), op(2));
+                    Box::new(move |cx| {
+                        let z = z.get(cx);
+                        let (dx, dy) = (dx.get(cx), dy.get(cx));
+                        shift_with(&tables, cx.g, cx.c, z, dx, dy)
+                    })
+                }
+            }
+        }
+        Builtin::Would => would(op(0), op(1), op(2)),
+    }
+}
+
+/// `would(card, zone, cond)`: cond on a scratch copy of the table where the
+/// card was moved to the zone (whatever was there taken off).
+fn would(card: Arg, z: Arg, cond: Arg) -> Val {
+    Box::new(move |cx| {
+        let k = card.get(cx);
+        let Some(k) = cx.card(k) else { return 0 };
+        let z = z.get(cx);
+        let Some(z) = cx.zone(z) else { return 0 };
+        let c = cx.c;
+        let mut tmp = SCRATCH
+            .with(|s| s.borrow_mut().pop())
+            .unwrap_or_else(|| c.clone());
+        tmp.copy_from(c);
+        // the cards that were there leave the table; the card leaves its
+        // own place and lies alone in `z`
+        for i in 0..tmp.zone(z).len() {
+            let other = tmp.zone(z)[i];
+            tmp.set_card_zone(other as usize, u16::MAX);
+        }
+        tmp.clear_zone(z);
+        tmp.lift(k as u16);
+        tmp.insert_at(z, 0, k as u16);
+        tmp.set_card_zone(k, z as u16);
+        let mut inner = Cx {
+            g: cx.g,
+            c: &tmp,
+            locals: &mut *cx.locals,
+            rng: None,
+            fault: None,
+        };
+        let v = cond.get(&mut inner);
+        let fault = inner.fault;
+        SCRATCH.with(|s| s.borrow_mut().push(tmp));
+        match fault {
+            Some(f) => cx.fail(f),
+            None => v,
+        }
+    })
+}
+
+thread_local! {
+    /// Spare tables for `would(...)`: refilled with `copy_from`, so a
+    /// hypothetical move allocates nothing once warm.
+    static SCRATCH: std::cell::RefCell<Vec<Core>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Compile an expression used as a collection.
+pub(crate) fn coll(g: &Graph, e: &Expr) -> Col {
+    const EMPTY: Coll = Coll::Range(0, -1);
+    match e {
+        Expr::ZoneAll(z) => {
+            let c = Coll::ZoneAll(*z);
+            Box::new(move |_| c)
+        }
+        Expr::Region(b, r) => {
+            let c = Coll::Region(*b, *r);
+            Box::new(move |_| c)
+        }
+        Expr::Players => Box::new(|_| Coll::Players),
+        Expr::EnumAll(en) => {
+            let c = Coll::Enum(*en);
+            Box::new(move |_| c)
+        }
+        Expr::Call(Builtin::Moves, args) => {
+            let [start, pattern, facing, n] = [0, 1, 2, 3].map(|i| arg(g, &args[i]));
+            Box::new(move |cx| {
+                let s = start.get(cx);
+                if s < 0 || cell_of(cx.g, cx.c, s).is_none() {
+                    cx.fail(Fault::MovesNotFromCell);
+                    return EMPTY;
+                }
+                Coll::Moves {
+                    start: s as u16,
+                    pattern: pattern.get(cx).max(0) as u16,
+                    facing: facing.get(cx).rem_euclid(4) as u8,
+                    n: n.get(cx).clamp(0, 255) as u8,
+                }
+            })
+        }
+        Expr::Call(Builtin::Ray, args) => {
+            let [start, dx, dy, n] = [0, 1, 2, 3].map(|i| arg(g, &args[i]));
+            Box::new(move |cx| {
+                let s = start.get(cx);
+                if s < 0 || cell_of(cx.g, cx.c, s).is_none() {
+                    cx.fail(Fault::RayNotFromCell);
+                    return EMPTY;
+                }
+                let clamp = |v: i32| v.clamp(-64, 64) as i8;
+                Coll::Ray {
+                    start: s as u16,
+                    dx: clamp(dx.get(cx)),
+                    dy: clamp(dy.get(cx)),
+                    n: n.get(cx).clamp(0, 255) as u8,
+                }
+            })
+        }
+        Expr::Call(Builtin::Order, args) => {
+            let p = arg(g, &args[0]);
+            Box::new(move |cx| {
+                let p = p.get(cx);
+                match cx.player(p) {
+                    Some(p) => Coll::Order(p as i32),
+                    None => EMPTY,
+                }
+            })
+        }
+        Expr::Bin(BinOp::Range, lo, hi) => {
+            let (lo, hi) = (arg(g, lo), arg(g, hi));
+            Box::new(move |cx| {
+                let lo = lo.get(cx);
+                let hi = hi.get(cx);
+                if cx.fault.is_some() {
+                    return EMPTY;
+                }
+                Coll::Range(lo, hi)
+            })
+        }
+        other => {
+            let z = arg(g, other);
+            Box::new(move |cx| {
+                let z = z.get(cx);
+                match cx.zone(z) {
+                    Some(z) => Coll::Zone(z as u16),
+                    None => EMPTY,
+                }
+            })
+        }
+    }
+}
+
+/// Compile an aggregate: the collection walked once, each element bound to
+/// `slot`, stopping early where the answer is known or at a fault.
+pub(crate) fn aggregate(
+    g: &Graph,
+    kind: AggKind,
+    slot: u16,
+    coll: &Expr,
+    filter: Option<&Expr>,
+    body: Option<&Expr>,
+) -> Val {
+    let slot = slot as usize;
+    let items = self::coll(g, coll);
+    let filter = filter.map(|f| arg(g, f));
+    let body = body.map(|b| arg(g, b));
+    // does the element pass the filter (bound first)?
+    let pass = move |cx: &mut Cx<'_>, v: i32| -> bool {
+        cx.locals[slot] = v;
+        match &filter {
+            Some(f) => f.get(cx) != 0,
+            None => true,
+        }
+    };
+    match kind {
+        AggKind::Count => Box::new(move |cx| {
+            let items = items(cx);
+            if cx.fault.is_some() {
+                return 0;
+            }
+            let (g, c) = (cx.g, cx.c);
+            let mut n = 0;
+            items.for_each(g, c, |v| {
+                n += i32::from(pass(cx, v));
+                cx.fault.is_none()
+            });
+            n
+        }),
+        AggKind::Any | AggKind::All | AggKind::First => Box::new(move |cx| {
+            let items = items(cx);
+            if cx.fault.is_some() {
+                return 0;
+            }
+            let (g, c) = (cx.g, cx.c);
+            let mut found = -1;
+            let all = kind == AggKind::All;
+            let done = items.for_each(g, c, |v| {
+                let p = pass(cx, v);
+                if cx.fault.is_some() {
+                    return false;
+                }
+                if all {
+                    return p;
+                }
+                if p {
+                    found = v;
+                }
+                !p
+            });
+            match kind {
+                AggKind::Any => i32::from(!done),
+                AggKind::All => i32::from(done),
+                _ => found,
+            }
+        }),
+        AggKind::Sum | AggKind::Min | AggKind::Max => Box::new(move |cx| {
+            let items = items(cx);
+            if cx.fault.is_some() {
+                return 0;
+            }
+            let (g, c) = (cx.g, cx.c);
+            let mut acc: Option<i32> = None;
+            items.for_each(g, c, |v| {
+                if !pass(cx, v) {
+                    return cx.fault.is_none();
+                }
+                let x = match &body {
+                    Some(b) => b.get(cx),
+                    None => v,
+                };
+                acc = Some(match (kind, acc) {
+                    (_, None) => x,
+                    (AggKind::Sum, Some(a)) => match a.checked_add(x) {
+                        Some(s) => s,
+                        None => cx.fail(Fault::Overflow),
+                    },
+                    (AggKind::Min, Some(a)) => a.min(x),
+                    (_, Some(a)) => a.max(x),
+                });
+                cx.fault.is_none()
+            });
+            acc.unwrap_or(0)
+        }),
+    }
+}
