@@ -10,6 +10,7 @@
 mod board_view;
 mod determinize;
 mod eval;
+mod evaluate;
 mod exec;
 mod fault;
 mod geometry;
