@@ -125,8 +125,9 @@ pub fn rewards(game: &Game, state: &State, out: &mut Vec<f64>) {
 }
 
 /// Play random legal moves until the game ends, `cap` decisions pass, or
-/// the rules fault (the state is then scored as it stands). Make/undo is
-/// not needed here: a rollout runs on a state the search threw away.
+/// the rules fault (the state is then scored as it stands). Make/unmake is
+/// not used here: a rollout runs on a copy the search throws away, which is
+/// cheaper than unmaking each of its moves (docs/agents.md).
 pub fn rollout(
     game: &Game,
     state: &mut State,
