@@ -250,18 +250,17 @@ impl State {
     /// state is as it was before (the action is taken back at once).
     ///
     /// ```
-    /// let text = "game \"Count\" { players 2..2 }\n\
-    ///     var total = 0\n\
-    ///     start { loop { choose seat(0) { \"add\" for n in 1..3 { total += n } \"stop\" { end game } } } }\n\
-    ///     winners highest total\n";
-    /// let game = grail::Game::from_source("count.rules", text).expect("compiles");
+    /// let text = "game \"Coin\" { players 2..4 }\n\
+    ///     start { choose seat(0) { \"stop\" { } } end game }\n\
+    ///     winners highest 0\n";
+    /// let game = grail::Game::from_source("coin.rules", text).expect("compiles");
     /// let mut state = grail::State::new(&game, 2, 7, &game.default_options()).unwrap();
     /// let before = state.clone();
-    /// let action = state.legal_actions(&game)[1];
+    /// let action = state.legal_actions(&game)[0];
     /// let mark = state.make(&game, action).expect("a legal action");
-    /// assert_eq!(state.history().len(), 1);
+    /// assert!(state.is_over());
     /// state.unmake(mark);
-    /// assert!(state.same_as(&before));
+    /// assert!(!state.is_over() && state.same_as(&before));
     /// ```
     pub fn make(&mut self, game: &Game, action: Action) -> Result<Mark, EngineError> {
         if !self.is_legal(game, action) {
