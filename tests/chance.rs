@@ -92,6 +92,13 @@ fn a_shuffle_is_one_card_at_a_time_and_bad_outcomes_are_refused() {
     assert_eq!(shuffle, (2..=52).rev().collect::<Vec<_>>(), "{sizes:?}");
     assert!(matches!(s.status(&game), Status::Decide(_)));
     assert!(s.apply_chance(&game, 0).is_err(), "no draw is pending");
+    // the journal does not record chance bookkeeping: undo and make refuse
+    let a = s.legal_actions(&game)[0];
+    let mut u = s.clone();
+    let err = u.make(&game, a).expect_err("make refuses in chance mode");
+    assert!(err.to_string().contains("explicit-chance"), "{err}");
+    let err = u.undo(&game).expect_err("undo refuses in chance mode");
+    assert!(err.to_string().contains("explicit-chance"), "{err}");
     let mut t = State::new_explicit_chance(&game, 2, 1, &opts).expect("starts");
     assert!(
         t.apply_chance(&game, 999).is_err(),

@@ -16,6 +16,7 @@ const TOP: &[&str] = &[
     "reaction",
     "start",
     "winners",
+    "evaluate",
     "table",
     "fn",
     "invariant",

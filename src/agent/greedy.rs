@@ -1,7 +1,8 @@
 //! The greedy agents: one ply of lookahead. Each legal action is applied to
 //! a clone of the state (which runs on to the next decision) and scored by
 //! the chooser's `winners` key relative to the best other player, the right
-//! way up for the game's winners rule (lowest or highest wins). The best
+//! way up for the game's winners rule (lowest or highest wins), or by the
+//! rules' `evaluate` heuristic where they declare one. The best
 //! action wins; ties are broken at random. An action that faults in the
 //! lookahead scores worst.
 //!
@@ -92,11 +93,32 @@ fn lookahead(game: &Game, state: &State, a: Action, seat: usize, next: &mut Opti
         }
         None => next.insert(state.clone()),
     };
-    let highest = game.graph().tables.winners_highest;
     match next.apply_unchecked(game, a) {
-        Ok(()) => relative_value(&next.scores(game), seat, highest),
+        Ok(()) => value_of(game, next, seat),
         Err(_) => i64::MIN / 2,
     }
+}
+
+/// How good `state` is for `seat`: the `winners` key relative to the best
+/// other player; in a game that declares `evaluate`, that heuristic while
+/// the game goes on, and a win or loss beyond any heuristic once it ends.
+pub fn value_of(game: &Game, state: &State, seat: usize) -> i64 {
+    if State::has_evaluation(game) {
+        if state.is_over() {
+            let w = state.winners(game);
+            return match (w.contains(&seat), w.is_empty()) {
+                (true, _) => i64::MAX / 4,
+                (false, true) => 0,
+                (false, false) => -(i64::MAX / 4),
+            };
+        }
+        let mut values = Vec::new();
+        if state.evaluate_into(game, &mut values) {
+            return relative_value(&values, seat, true);
+        }
+    }
+    let highest = game.graph().tables.winners_highest;
+    relative_value(&state.scores(game), seat, highest)
 }
 
 /// The best of `values` (none is NaN), ties broken at random.

@@ -80,8 +80,10 @@ pub struct MoveStat {
 
 /// The reward of `state` for each player, into `out`, 0 to 1. A finished
 /// game: the winners share 1. Otherwise (a capped rollout, or a fault) the
-/// `winners` key decides: each player scores the share of the others it
-/// beats (a tie counts a half), the right way up for the winners rule.
+/// rules' `evaluate` heuristic decides if they declare one (higher is
+/// better), else the `winners` key the right way up for the winners rule:
+/// each player scores the share of the others it beats (a tie counts a
+/// half).
 pub fn rewards(game: &Game, state: &State, out: &mut Vec<f64>) {
     let n = state.players();
     out.clear();
@@ -95,12 +97,17 @@ pub fn rewards(game: &Game, state: &State, out: &mut Vec<f64>) {
             return;
         }
     }
-    let scores = state.scores(game);
+    let mut scores = Vec::new();
+    let highest = if !state.is_over() && state.evaluate_into(game, &mut scores) {
+        true
+    } else {
+        scores = state.scores(game);
+        game.graph().tables.winners_highest
+    };
     if scores.len() != n || n < 2 {
         out.fill(0.5);
         return;
     }
-    let highest = game.graph().tables.winners_highest;
     for p in 0..n {
         let mut beat = 0.0;
         for q in 0..n {
@@ -118,8 +125,9 @@ pub fn rewards(game: &Game, state: &State, out: &mut Vec<f64>) {
 }
 
 /// Play random legal moves until the game ends, `cap` decisions pass, or
-/// the rules fault (the state is then scored as it stands). Make/undo is
-/// not needed here: a rollout runs on a state the search threw away.
+/// the rules fault (the state is then scored as it stands). Make/unmake is
+/// not used here: a rollout runs on a copy the search throws away, which is
+/// cheaper than unmaking each of its moves (docs/agents.md).
 pub fn rollout(
     game: &Game,
     state: &mut State,

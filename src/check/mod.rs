@@ -112,6 +112,7 @@ pub fn check(file: &ast::File) -> (Hir, Vec<Diagnostic>) {
     c.check_vars(file);
     c.check_procs(file);
     c.check_winners(file);
+    c.check_evaluate(file);
     c.check_invariants(file);
     c.check_program(file);
     // A function is checked at every use: report each of its mistakes once.
@@ -265,6 +266,31 @@ impl Checker {
                     .label(Span::new(0, 0), "the game never says who wins")
                     .help("add for example `winners highest p.score` or `winners lowest p.score`"),
             );
+        }
+    }
+
+    /// `evaluate EXPR`: at most one, a number for each player `p`.
+    fn check_evaluate(&mut self, file: &ast::File) {
+        let mut found: Option<Span> = None;
+        for item in &file.items {
+            if let Item::Evaluate(e, span) = item {
+                let word = Span::new(span.start as usize, span.start as usize + "evaluate".len());
+                if let Some(first) = found {
+                    self.error(
+                        Diagnostic::error(code::DUPLICATE, "`evaluate` is declared twice")
+                            .label(word, "declared again here")
+                            .label(first, "first declared here")
+                            .help("a game has one `evaluate` rule: keep one of them"),
+                    );
+                    continue;
+                }
+                found = Some(word);
+                let mut scope = expr::Scope::default();
+                scope.push("p", Ty::Player);
+                let x = self.expect(e, Ty::Int, &mut scope, "a player's evaluation");
+                self.tables.evaluate = Some(x);
+                self.tables.evaluate_locals = scope.next_slot;
+            }
         }
     }
 

@@ -84,7 +84,7 @@ impl State {
             self.locals[base as usize + i] = *a;
         }
         if p.kind == ProcKind::Turn {
-            self.core.current = args[0];
+            self.core.set_current(args[0]);
             self.turns += 1;
         }
         self.frames.push(Frame {
@@ -221,9 +221,9 @@ impl State {
                 {
                     // the decision-maker and turn stay as they are now
                     let (actor, current) = (self.core.actor, self.core.current);
-                    self.core = saved;
-                    self.core.actor = actor;
-                    self.core.current = current;
+                    self.core.replace(saved);
+                    self.core.set_actor(actor);
+                    self.core.set_current(current);
                 }
                 self.set_pc(next);
             }
@@ -256,7 +256,8 @@ impl State {
                         self.core.var_base[*var as usize] as usize + c as usize
                     }
                 };
-                self.core.vars[idx] = combine(*op, self.core.vars[idx], v)?;
+                let v = combine(*op, self.core.vars[idx], v)?;
+                self.core.set_var(idx, v);
                 self.set_pc(next);
             }
             _ => unreachable!("an assignment"),
@@ -414,12 +415,14 @@ impl State {
             }
             Node::Peek(p, c) => {
                 let (p, c) = self.ev(g, |ev| Ok((ev.player(p)?, ev.card(c)?)))?;
-                self.core.known[c as usize] |= 1 << p;
+                let k = self.core.known[c as usize] | 1 << p;
+                self.core.set_known(c as usize, k);
                 self.set_pc(next);
             }
             Node::Reveal(c) => {
                 let c = self.ev(g, |ev| ev.card(c))?;
-                self.core.known[c as usize] = self.core.all_players();
+                let all = self.core.all_players();
+                self.core.set_known(c as usize, all);
                 self.set_pc(next);
             }
             _ => unreachable!("a card node"),
@@ -519,7 +522,8 @@ impl State {
         else {
             return Err((Fault::NoDecisionPending, (fr.phase, fr.pc)));
         };
-        self.core.actor = self.waiting.take().map(i32::from).unwrap_or(-1);
+        let actor = self.waiting.take().map(i32::from).unwrap_or(-1);
+        self.core.set_actor(actor);
         self.listing_fault = None;
         self.decisions += 1;
         self.history.push(a);

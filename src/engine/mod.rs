@@ -14,6 +14,7 @@ mod compile;
 mod compile_call;
 mod determinize;
 mod eval;
+mod evaluate;
 mod exec;
 mod fault;
 mod geometry;
@@ -23,6 +24,7 @@ mod probe;
 mod program;
 mod state;
 mod tensor;
+mod undo;
 mod view;
 
 pub use chance::{CHANCE_ARM, ChanceNode, MAX_CHANCE_OUTCOMES};
@@ -34,6 +36,7 @@ pub use probe::Probe;
 pub use program::Program;
 pub use state::{Core, EngineError, Frame, State};
 pub use tensor::TensorShape;
+pub use undo::{Journal, Mark};
 pub use view::Viewer;
 
 /// The load pipeline's entry points, kept here for older paths
@@ -325,6 +328,12 @@ impl From<PlayersError> for String {
     }
 }
 
+/// Why make/unmake and undo refuse a state in explicit-chance mode: its
+/// chance bookkeeping reruns stretches from a copy, which the journal does
+/// not record.
+const CHANCE_NO_UNDO: &str =
+    "undo and make/unmake are not offered in explicit-chance mode: keep a copy (clone) instead";
+
 /// What a state waits for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Status {
@@ -412,9 +421,15 @@ impl State {
         action: Action,
         visit: &mut impl FnMut(u16, u32),
     ) -> Result<(), EngineError> {
-        self.take_with(game.graph(), action, visit)
-            .map_err(|(m, at)| self.fault(game, m, at))?;
-        self.finish(game)
+        let mark = self.marks.keep.then(|| self.open_mark());
+        let r = self
+            .take_with(game.graph(), action, visit)
+            .map_err(|(m, at)| self.fault(game, m, at))
+            .and_then(|()| self.finish(game));
+        if let (Err(_), Some(mark)) = (&r, mark) {
+            self.unmake(mark);
+        }
+        r
     }
 
     /// A game that has just ended has scores: a `winners` key that faults
@@ -493,6 +508,7 @@ impl State {
     /// position was edited by hand (setup scripts, `arrange`, `put`).
     pub(crate) fn relist(&mut self, game: &Game) -> Result<(), EngineError> {
         self.edited = true;
+        self.forget_marks();
         if self.over || self.waiting.is_none() {
             return Ok(());
         }
@@ -559,10 +575,20 @@ impl State {
         &self.history
     }
 
-    /// Take back the last action. The game is replayed from its seed and
-    /// options without it (the engine is deterministic), so no copies of
-    /// earlier states are kept. A position edited by hand cannot be undone.
+    /// Take back the last action. An action taken with [`State::make`], or
+    /// applied while [`State::keep_undo`] is on, is taken back from the
+    /// journal (no replay, no copy). Otherwise (a state loaded from a save,
+    /// copied, or whose marks a hand edit forgot) the game is replayed from
+    /// its seed and options without the action (the engine is
+    /// deterministic); a position edited by hand then cannot be undone.
     pub fn undo(&mut self, game: &Game) -> Result<(), EngineError> {
+        if self.explicit_chance() {
+            return Err(EngineError::Illegal(CHANCE_NO_UNDO.into()));
+        }
+        if self.marks.depth() > 0 {
+            self.close_mark();
+            return Ok(());
+        }
         if self.edited {
             return Err(EngineError::Illegal(
                 "a position edited by hand cannot be undone".into(),
@@ -598,21 +624,35 @@ impl State {
     /// state may be half-changed: callers that must keep the game apply to
     /// a clone (the REPL does).
     pub fn apply(&mut self, game: &Game, action: Action) -> Result<(), EngineError> {
-        let legal = !self.over
-            && self.waiting.is_some()
-            && (self.legal.contains(&action)
-                || (action.arm == Action::PASS && action.value == 0 && self.can_pass(game)));
-        if !legal {
+        if !self.is_legal(game, action) {
             return Err(EngineError::Illegal("that move is not legal now".into()));
         }
         self.apply_unchecked(game, action)
     }
 
+    /// Whether `action` is legal now.
+    pub fn is_legal(&self, game: &Game, action: Action) -> bool {
+        !self.over
+            && self.waiting.is_some()
+            && (self.legal.contains(&action)
+                || (action.arm == Action::PASS && action.value == 0 && self.can_pass(game)))
+    }
+
     /// Apply an action known to be legal (taken from `legal_actions`).
+    /// While [`State::keep_undo`] is on, a mark is kept for [`State::undo`]
+    /// and an error leaves the state as it was.
     pub fn apply_unchecked(&mut self, game: &Game, action: Action) -> Result<(), EngineError> {
         if self.explicit_chance() {
             return self.apply_with_chance(game, action);
         }
+        if self.marks.keep {
+            return self.make_unchecked(game, action).map(drop);
+        }
+        self.apply_inner(game, action)
+    }
+
+    /// Apply an action and run on (no mark opened here).
+    pub(super) fn apply_inner(&mut self, game: &Game, action: Action) -> Result<(), EngineError> {
         let r = self
             .take_with(game.graph(), action, &mut |_, _| {})
             .map_err(|(m, at)| self.fault(game, m, at))
@@ -806,6 +846,7 @@ impl State {
     /// [`State::relist_edited`] when done so the legal actions follow.
     pub fn edit_table(&mut self) -> &mut Core {
         self.edited = true;
+        self.forget_marks();
         &mut self.core
     }
 

@@ -7,65 +7,70 @@
 
 use super::{Game, State};
 
-/// Leaf paths of `depth` turns from `state` (1 when depth is 0).
+/// Leaf paths of `depth` turns from `state` (1 when depth is 0). Walks the
+/// tree in one copy of the state by make/unmake (no copy per node).
 pub fn perft(game: &Game, state: &State, depth: u32) -> u64 {
+    let mut s = state.clone();
+    let mut bufs = Vec::new();
+    walk(game, &mut s, depth, &mut bufs)
+}
+
+/// Perft in place: `s` is back as it was on return. `bufs` keeps one list
+/// of actions per ply (no allocation once warm).
+fn walk(game: &Game, s: &mut State, depth: u32, bufs: &mut Vec<Vec<super::Action>>) -> u64 {
     if depth == 0 {
         return 1;
     }
+    let mut actions = bufs.pop().unwrap_or_default();
+    s.legal_actions_into(game, &mut actions);
+    let (turns, defer) = (s.turns, s.defer);
     let mut total = 0;
-    let mut actions = Vec::new();
-    state.legal_actions_into(game, &mut actions);
-    for a in actions {
-        let mut next = state.clone();
+    for &a in &actions {
         // At the last ply a decision reached in a new turn is a leaf: it is
         // counted without listing its actions.
-        next.defer = depth == 1;
-        if next.apply_unchecked(game, a).is_err() {
+        s.defer = depth == 1;
+        let Ok(mark) = s.make_unchecked(game, a) else {
             continue;
-        }
-        if next.defer {
-            if next.turns > state.turns || next.is_over() {
-                total += 1;
-                continue;
-            }
-            if next.resume(game).is_err() {
-                continue;
-            }
-        }
-        total += if next.turns > state.turns || next.is_over() {
-            if next.is_over() && depth > 1 {
+        };
+        total += if s.defer && (s.turns > turns || s.is_over()) {
+            1
+        } else if s.defer && s.resume(game).is_err() {
+            0
+        } else if s.turns > turns || s.is_over() {
+            if s.is_over() && depth > 1 {
                 0
             } else {
-                perft(game, &next, depth - 1)
+                walk(game, s, depth - 1, bufs)
             }
         } else {
             // the same turn goes on (a follow-up decision): same depth
-            perft(game, &next, depth)
+            walk(game, s, depth, bufs)
         };
+        s.unmake(mark);
     }
+    s.defer = defer;
+    bufs.push(actions);
     total
 }
 
 /// Perft split by first move: each first-level label with its count.
 pub fn divide(game: &Game, state: &State, depth: u32) -> Vec<(String, u64)> {
     let mut out = Vec::new();
+    let mut s = state.clone();
+    let mut bufs = Vec::new();
     for a in state.legal_actions(game) {
         let label = state.label(game, a);
-        let mut next = state.clone();
-        if next.apply_unchecked(game, a).is_err() {
+        let Ok(mark) = s.make_unchecked(game, a) else {
             continue;
-        }
-        let n = if depth <= 1 {
-            if next.turns > state.turns || next.is_over() {
-                1
-            } else {
-                perft(game, &next, 1)
-            }
-        } else if next.turns > state.turns || next.is_over() {
-            perft(game, &next, depth - 1)
-        } else {
-            perft(game, &next, depth)
         };
+        let new_turn = s.turns > state.turns || s.is_over();
+        let n = match (depth <= 1, new_turn) {
+            (true, true) => 1,
+            (true, false) => walk(game, &mut s, 1, &mut bufs),
+            (false, true) => walk(game, &mut s, depth - 1, &mut bufs),
+            (false, false) => walk(game, &mut s, depth, &mut bufs),
+        };
+        s.unmake(mark);
         out.push((label, n));
     }
     out

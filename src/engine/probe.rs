@@ -67,9 +67,15 @@ impl State {
         action: Action,
         look: &mut impl FnMut(&State, u16, u32),
     ) -> Result<(), EngineError> {
-        self.take_with(game.graph(), action, &mut Looking(look))
-            .map_err(|(m, at)| self.fault(game, m, at))?;
-        self.finish(game)
+        let mark = self.marks.keep.then(|| self.open_mark());
+        let r = self
+            .take_with(game.graph(), action, &mut Looking(look))
+            .map_err(|(m, at)| self.fault(game, m, at))
+            .and_then(|()| self.finish(game));
+        if let (Err(_), Some(mark)) = (&r, mark) {
+            self.unmake(mark);
+        }
+        r
     }
 
     /// The value of a checked expression in the running (innermost) frame,

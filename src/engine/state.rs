@@ -6,6 +6,7 @@ use super::chance::{Chance, Draws};
 use super::eval::{Ev, Fault};
 use super::exec::Action;
 use super::program::Program;
+use super::undo::{Entry, Journal, Marks};
 use crate::check::hir::Expr;
 use crate::graph::Graph;
 use crate::syntax::ast::Visibility;
@@ -42,11 +43,14 @@ pub struct Layout {
 #[derive(Debug, Serialize, Deserialize)]
 pub struct Core {
     lay: std::sync::Arc<Layout>,
-    arena: Vec<u16>,
+    pub(super) arena: Vec<u16>,
     pub known: Vec<Knowers>,
     pub vars: Vec<i32>,
     pub actor: i32,
     pub current: i32,
+    /// The writes since the oldest open mark (`undo.rs`); never copied.
+    #[serde(skip)]
+    pub(super) log: Journal,
 }
 
 impl Clone for Core {
@@ -58,6 +62,7 @@ impl Clone for Core {
             vars: self.vars.clone(),
             actor: self.actor,
             current: self.current,
+            log: Journal::default(),
         }
     }
 
@@ -91,6 +96,7 @@ impl Core {
             vars: vec![0; vars],
             actor: -1,
             current: -1,
+            log: Journal::default(),
         };
         core.set_zones(&per);
         core
@@ -98,7 +104,7 @@ impl Core {
 
     /// Offset of the cards in the arena.
     #[inline]
-    fn cards_at(&self) -> usize {
+    pub(super) fn cards_at(&self) -> usize {
         self.lay.inst_zone.len() + 1
     }
 
@@ -144,7 +150,11 @@ impl Core {
     #[inline]
     pub fn set_card_zone(&mut self, card: usize, inst: u16) {
         let at = self.cards_at() + self.card_count() + card;
-        self.arena[at] = inst;
+        let old = self.arena[at];
+        if old != inst {
+            self.log.record(Entry::Slot { at: at as u32, old });
+            self.arena[at] = inst;
+        }
     }
 
     /// Insert a card at position `i` of an instance (the card must be in
@@ -158,6 +168,11 @@ impl Core {
             "a card is in at most one zone"
         );
         let at = s + self.arena[inst] as usize + i;
+        if self.log.on {
+            let stale = self.arena[end];
+            let (inst, i) = (inst as u16, i as u16);
+            self.log.log.push(Entry::Insert { inst, i, stale });
+        }
         self.arena.copy_within(at..end, at + 1);
         self.arena[at] = card;
         for k in &mut self.arena[inst + 1..=insts] {
@@ -172,6 +187,12 @@ impl Core {
         let end = s + self.arena[insts] as usize;
         let at = s + self.arena[inst] as usize + i;
         let card = self.arena[at];
+        let (z, k) = (inst as u16, i as u16);
+        self.log.record(Entry::Remove {
+            inst: z,
+            i: k,
+            card,
+        });
         self.arena.copy_within(at + 1..end, at);
         for k in &mut self.arena[inst + 1..=insts] {
             *k -= 1;
@@ -186,6 +207,11 @@ impl Core {
         let end = s + self.arena[insts] as usize;
         let (a, b) = (self.arena[inst] as usize, self.arena[inst + 1] as usize);
         let n = (b - a) as u16;
+        if self.log.on {
+            self.log.cards.extend_from_slice(&self.arena[s + a..s + b]);
+            let inst = inst as u16;
+            self.log.log.push(Entry::Clear { inst, n });
+        }
         self.arena.copy_within(s + b..end, s + a);
         for k in &mut self.arena[inst + 1..=insts] {
             *k -= n;
@@ -228,6 +254,7 @@ impl Core {
         self.vars.clone_from(&other.vars);
         self.actor = other.actor;
         self.current = other.current;
+        self.log.reset();
     }
 
     /// Whether two tables hold the same position (zones, knowledge,
@@ -308,7 +335,8 @@ impl Core {
         let is_top_only = g.tables.zones[self.lay.inst_zone[inst as usize] as usize].visibility
             == Visibility::Top;
         if !(is_top_only && bottom) {
-            self.known[card as usize] |= self.viewers(g, inst);
+            let k = self.known[card as usize] | self.viewers(g, inst);
+            self.set_known(card as usize, k);
         }
     }
 
@@ -318,24 +346,37 @@ impl Core {
             return;
         }
         let (za, zb) = (self.card_zone(a as usize), self.card_zone(b as usize));
-        let ia = self.position(a);
-        let ib = self.position(b);
-        self.zone_mut(za as usize)[ia] = b;
-        self.zone_mut(zb as usize)[ib] = a;
+        let ia = self.cards_at() + self.arena[za as usize] as usize + self.position(a);
+        let ib = self.cards_at() + self.arena[zb as usize] as usize + self.position(b);
+        for (at, card) in [(ia, b), (ib, a)] {
+            let old = self.arena[at];
+            self.log.record(Entry::Slot { at: at as u32, old });
+            self.arena[at] = card;
+        }
         self.set_card_zone(a as usize, zb);
         self.set_card_zone(b as usize, za);
-        self.known[a as usize] |= self.viewers(g, zb);
-        self.known[b as usize] |= self.viewers(g, za);
+        let ka = self.known[a as usize] | self.viewers(g, zb);
+        self.set_known(a as usize, ka);
+        let kb = self.known[b as usize] | self.viewers(g, za);
+        self.set_known(b as usize, kb);
     }
 
     pub fn shuffle(&mut self, g: &Graph, inst: u16, rng: &mut ChaCha8Rng) {
         use rand::seq::SliceRandom;
         let viewers = self.viewers(g, inst);
+        if self.log.on {
+            let (s, z) = (self.cards_at(), inst as usize);
+            let (a, b) = (self.arena[z] as usize, self.arena[z + 1] as usize);
+            self.log.cards.extend_from_slice(&self.arena[s + a..s + b]);
+            let n = (b - a) as u16;
+            self.log.log.push(Entry::Rewrite { inst, n });
+        }
         self.zone_mut(inst as usize).shuffle(rng);
         let s = self.cards_at();
         let (a, b) = (self.arena[inst as usize], self.arena[inst as usize + 1]);
-        for c in &self.arena[s + a as usize..s + b as usize] {
-            self.known[*c as usize] = viewers;
+        for i in s + a as usize..s + b as usize {
+            let c = self.arena[i] as usize;
+            self.set_known(c, viewers);
         }
     }
 }
@@ -393,6 +434,9 @@ pub struct State {
     /// Explicit-chance mode's bookkeeping (`chance.rs`); `None` normally.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(super) chance: Option<Box<Chance>>,
+    /// Open marks of make/unmake (`undo.rs`): never copied or saved.
+    #[serde(skip)]
+    pub(super) marks: Marks,
 }
 
 impl Clone for State {
@@ -416,14 +460,18 @@ impl Clone for State {
             defer: false,
             listing_fault: None,
             chance: None,
+            marks: Marks::default(),
         };
         s.clone_from(self);
         s
     }
 
     /// Field by field into this state's buffers: copying a state into a
-    /// warm one (search, `would`, perft) allocates nothing.
+    /// warm one (search, `would`, perft) allocates nothing. A copy has no
+    /// open marks and does not keep them (see `State::keep_undo`).
     fn clone_from(&mut self, o: &State) {
+        self.forget_marks();
+        self.marks.keep = false;
         self.core.copy_from(&o.core);
         self.frames.clone_from(&o.frames);
         self.locals.clone_from(&o.locals);
@@ -610,6 +658,7 @@ impl State {
             defer: false,
             listing_fault: None,
             chance: None,
+            marks: Marks::default(),
         })
     }
 }

@@ -426,6 +426,13 @@ pub struct Tables {
     /// tied on the ones before.
     #[serde(default)]
     pub winners_tiebreak: Vec<Expr>,
+    /// `evaluate EXPR`: a heuristic value per player (bound to local 0),
+    /// higher is better, for search agents at a rollout's cap.
+    #[serde(default)]
+    pub evaluate: Option<Expr>,
+    /// Local slots the evaluation uses (the player is slot 0).
+    #[serde(default)]
+    pub evaluate_locals: u16,
 }
 
 /// How often each declaration is used, for the lints.

@@ -277,6 +277,14 @@ pub fn declarations(src: &str, items: &[Item], extents: &[ItemExtent]) -> Vec<De
                 format!("winners {}", if w.highest { "highest" } else { "lowest" }),
                 None,
             ),
+            Item::Evaluate(_, s) => add(
+                &mut out,
+                "evaluate",
+                DeclKind::Winners,
+                *s,
+                "evaluate".into(),
+                None,
+            ),
             Item::Invariant(text, _, s) => add(
                 &mut out,
                 text,

@@ -225,7 +225,7 @@ pub fn completion(a: &Analysis, pos: Position) -> Vec<CompletionItem> {
         || a.item_at(off as u32).is_some_and(|i| {
             matches!(
                 a.items[i].keyword.as_str(),
-                "fn" | "invariant" | "winners" | "var"
+                "fn" | "invariant" | "winners" | "evaluate" | "var"
             )
         });
     if !inside && head.trim().is_empty() {

@@ -36,6 +36,8 @@ pub enum Item {
     Phase(PhaseDecl),
     Start(Block, Span),
     Winners(WinnersDecl),
+    /// `evaluate EXPR`: a heuristic value per player `p` for search agents.
+    Evaluate(Expr, Span),
 }
 
 #[derive(Clone, Debug)]

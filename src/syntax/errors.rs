@@ -45,6 +45,7 @@ pub(crate) const ITEM_WORDS: &[&str] = &[
     "reaction",
     "start",
     "winners",
+    "evaluate",
 ];
 
 /// Parse a rules file. Returns the AST of every declaration that parsed and

@@ -221,6 +221,7 @@ pub fn too_deep(file: &File) -> Option<Span> {
             Item::Phase(p) => work.push((Node::Block(&p.body), 0)),
             Item::Start(b, _) => work.push((Node::Block(b), 0)),
             Item::Winners(w) => work.push((Node::Expr(&w.key), 1)),
+            Item::Evaluate(e, _) => work.push((Node::Expr(e), 1)),
             _ => {}
         }
     }

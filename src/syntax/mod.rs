@@ -30,6 +30,7 @@ fn item_key(item: &Item) -> Option<(u8, String)> {
         Item::Phase(p) => (11, p.name.text.clone()),
         Item::Start(..) => (12, String::new()),
         Item::Winners(_) => (13, String::new()),
+        Item::Evaluate(..) => (15, String::new()),
         Item::Invariant(text, ..) => (14, text.clone()),
         Item::Variant(..) => return None,
     })
@@ -49,7 +50,10 @@ fn item_start(item: &Item) -> u32 {
         Item::Board(b) => b.name.span.start,
         Item::Pattern(p) => p.name.span.start,
         Item::Phase(p) => p.name.span.start,
-        Item::Start(_, s) | Item::Invariant(_, _, s) | Item::Variant(_, _, s) => s.start,
+        Item::Start(_, s)
+        | Item::Invariant(_, _, s)
+        | Item::Variant(_, _, s)
+        | Item::Evaluate(_, s) => s.start,
         Item::Winners(w) => w.span.start,
     }
 }

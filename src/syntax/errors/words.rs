@@ -55,6 +55,10 @@ pub(crate) const FORMS: &[(&str, &str)] = &[
         "winners",
         "`winners highest EXPRESSION` or `winners lowest EXPRESSION`",
     ),
+    (
+        "evaluate",
+        "`evaluate EXPRESSION` (a number for each player `p`)",
+    ),
     ("let", "`let NAME = EXPRESSION`"),
     ("if", "`if CONDITION { ... } else { ... }`"),
     (

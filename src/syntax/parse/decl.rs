@@ -73,6 +73,11 @@ impl Builder {
                 Item::Start(block, span)
             }
             Rule::winners_decl => Item::Winners(self.winners_decl(p)),
+            Rule::evaluate_decl => {
+                let span = self.span(&p);
+                let e = p.into_inner().next().expect("expr");
+                Item::Evaluate(self.expr(e), span)
+            }
             r => unreachable!("not an item: {r:?}"),
         }
     }
