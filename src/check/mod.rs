@@ -6,6 +6,7 @@
 //! variables); `expr.rs` resolves expressions; `stmt.rs` statements and the
 //! whole-program checks (reachability, end condition).
 
+mod arms;
 mod board;
 mod decks;
 mod declare;

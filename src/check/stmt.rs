@@ -10,8 +10,8 @@ use crate::hir::*;
 use crate::syntax::ast::{self, Item, StmtKind as S};
 
 pub(super) struct Ctx {
-    proc: u16,
-    loops: u32,
+    pub(super) proc: u16,
+    pub(super) loops: u32,
 }
 
 impl Checker {
@@ -90,7 +90,7 @@ impl Checker {
         }
     }
 
-    fn block(&mut self, b: &ast::Block, scope: &mut Scope, ctx: &mut Ctx) -> Vec<Stmt> {
+    pub(super) fn block(&mut self, b: &ast::Block, scope: &mut Scope, ctx: &mut Ctx) -> Vec<Stmt> {
         scope.open();
         let mut out = Vec::new();
         for s in &b.stmts {
@@ -212,51 +212,6 @@ impl Checker {
     }
 
     /// A `choose`: the player, then each arm in its own scope.
-    fn choose(
-        &mut self,
-        who: &ast::Expr,
-        arms: &[ast::OptionArm],
-        otherwise: Option<&ast::Block>,
-        scope: &mut Scope,
-        ctx: &mut Ctx,
-    ) -> StmtKind {
-        let who = self.expect(who, Ty::Player, scope, "the player who chooses");
-        let arms = arms.iter().map(|a| self.arm(a, scope, ctx)).collect();
-        let otherwise = otherwise.map(|b| self.block(b, scope, ctx));
-        StmtKind::Choose {
-            who,
-            arms,
-            otherwise,
-        }
-    }
-
-    /// A reaction `window`: a loop over the players in order from `from`.
-    fn window(
-        &mut self,
-        var: &ast::Name,
-        from: &ast::Expr,
-        filter: Option<&ast::Expr>,
-        arms: &[ast::OptionArm],
-        scope: &mut Scope,
-        ctx: &mut Ctx,
-    ) -> StmtKind {
-        let from = self.expect(from, Ty::Player, scope, "the first player of a window");
-        scope.open();
-        let slot = scope.push(&var.text, Ty::Player);
-        let filter = filter.map(|f| self.expect(f, Ty::Bool, scope, "a `where` filter"));
-        // `break` inside a window arm would leave the window: count it as a loop.
-        ctx.loops += 1;
-        let arms = arms.iter().map(|a| self.arm(a, scope, ctx)).collect();
-        ctx.loops -= 1;
-        scope.close();
-        StmtKind::Window {
-            slot,
-            from,
-            filter,
-            arms,
-        }
-    }
-
     /// A statement that changes the table: move, deal, shuffle, swap, peek, reveal.
     fn effect(&mut self, kind: &S, scope: &mut Scope) -> Option<StmtKind> {
         Some(match kind {
@@ -433,44 +388,6 @@ impl Checker {
             span: n.span,
         };
         self.expr(&e, scope)
-    }
-
-    fn bind(&mut self, b: &ast::Binding, scope: &mut Scope) -> Bind {
-        let (coll, el) = self.collection(&b.coll, scope);
-        let slot = scope.push(&b.var.text, el);
-        let filter = b
-            .filter
-            .as_ref()
-            .map(|f| self.expect(f, Ty::Bool, scope, "a `where` filter"));
-        Bind { slot, coll, filter }
-    }
-
-    fn arm(&mut self, a: &ast::OptionArm, scope: &mut Scope, ctx: &mut Ctx) -> Arm {
-        scope.open();
-        let bind = a.binding.as_ref().map(|b| self.bind(b, scope));
-        let guard = a
-            .guard
-            .as_ref()
-            .map(|g| self.expect(g, Ty::Bool, scope, "a `when` guard"));
-        let mut label = Vec::new();
-        for part in &a.label.parts {
-            match part {
-                ast::InterpPart::Text(t) => label.push(LabelPart::Text(t.clone())),
-                ast::InterpPart::Expr(e) => {
-                    let (x, t) = self.expr(e, scope);
-                    label.push(LabelPart::Expr(x, t));
-                }
-            }
-        }
-        let body = self.block(&a.body, scope, ctx);
-        scope.close();
-        Arm {
-            label,
-            bind,
-            guard,
-            body,
-            span: a.span,
-        }
     }
 
     fn call_stmt(

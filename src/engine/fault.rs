@@ -35,6 +35,8 @@ pub enum Fault {
     TooManyCheckpoints,
     /// No decision within [`super::STEP_BUDGET`] steps.
     Runaway,
+    /// An option with two sources binds a value outside `0..=65535`.
+    PairOutOfRange,
 }
 
 impl Fault {
@@ -68,6 +70,9 @@ impl Fault {
                 "more than 64 checkpoints are kept at once (each `checkpoint` needs a `rollback` or the end of its phase)"
             }
             Fault::Runaway => "runaway",
+            Fault::PairOutOfRange => {
+                "an option with two sources binds a value outside 0..65535 (a negative or very large number?)"
+            }
         }
     }
 }

@@ -20,8 +20,27 @@ pub type NodeId = u32;
 pub struct Arm {
     pub label: Vec<LabelPart>,
     pub bind: Option<Bind>,
+    /// A second source (slot, collection): the arm offers one action per
+    /// pair of values, its value packed by [`pack_pair`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub also: Option<(u16, Expr)>,
     pub guard: Option<Expr>,
     pub target: NodeId,
+}
+
+/// The action value of a two-source arm: both values (each in
+/// `0..=65535`: cards, players, cells, enum values, small numbers) in one
+/// `i32`, the first in the low half. `None` when one does not fit.
+pub fn pack_pair(first: i32, second: i32) -> Option<i32> {
+    let a = u16::try_from(first).ok()?;
+    let b = u16::try_from(second).ok()?;
+    Some((u32::from(a) | (u32::from(b) << 16)) as i32)
+}
+
+/// The two values [`pack_pair`] packed.
+pub fn unpack_pair(value: i32) -> (i32, i32) {
+    let v = value as u32;
+    ((v & 0xffff) as i32, (v >> 16) as i32)
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -236,6 +255,7 @@ impl Lower {
             out.push(Arm {
                 label: a.label.clone(),
                 bind: a.bind.clone(),
+                also: a.also.clone(),
                 guard: a.guard.clone(),
                 target: self.here(),
             });
