@@ -11,6 +11,7 @@ use crate::hir::*;
 use crate::syntax::ast;
 
 impl Checker {
+    /// A `choose`: the player, then each arm in its own scope.
     pub(super) fn choose(
         &mut self,
         who: &ast::Expr,

@@ -12,6 +12,7 @@ mod decks;
 mod declare;
 mod expr;
 mod matching;
+mod names;
 mod probe;
 mod stmt;
 

@@ -143,28 +143,7 @@ impl Checker {
                     .unwrap_or_default();
                 StmtKind::If(c, t, e)
             }
-            S::Loop(b) => {
-                ctx.loops += 1;
-                let b = self.block(b, scope, ctx);
-                ctx.loops -= 1;
-                StmtKind::Loop(b)
-            }
-            S::While(c, b) => {
-                let c = self.expect(c, Ty::Bool, scope, "a `while` condition");
-                ctx.loops += 1;
-                let b = self.block(b, scope, ctx);
-                ctx.loops -= 1;
-                StmtKind::While(c, b)
-            }
-            S::For(bind, body) => {
-                scope.open();
-                let bind = self.bind(bind, scope);
-                ctx.loops += 1;
-                let body = self.block(body, scope, ctx);
-                ctx.loops -= 1;
-                scope.close();
-                StmtKind::For(bind, body)
-            }
+            S::Loop(_) | S::While(..) | S::For(..) => self.loop_stmt(&s.kind, scope, ctx),
             S::Choose {
                 who,
                 arms,
@@ -182,36 +161,75 @@ impl Checker {
             | S::Swap(..)
             | S::Peek(..)
             | S::Reveal(_) => self.effect(&s.kind, scope)?,
-            S::EndGame => {
-                self.ends.push((ctx.proc, s.span));
-                StmtKind::EndGame
-            }
-            S::Leave(n) => match self.names.get(&n.text) {
-                Some((Sym::Proc(p), _)) => StmtKind::Leave(*p),
-                _ => {
-                    self.unknown(&n.text, n.span, "phase", &[]);
-                    return None;
-                }
-            },
-            S::Return => StmtKind::Return,
-            S::Checkpoint => StmtKind::Checkpoint,
-            S::Rollback => StmtKind::Rollback,
-            S::Break => {
-                if ctx.loops == 0 {
-                    self.error(
-                        Diagnostic::error(code::BREAK_OUTSIDE_LOOP, "`break` outside a loop")
-                            .label(s.span, "nothing to break out of")
-                            .help("use `return` to leave a phase, or `leave NAME` to end an enclosing phase"),
-                    );
-                }
-                StmtKind::Break
+            S::EndGame | S::Leave(_) | S::Return | S::Checkpoint | S::Rollback | S::Break => {
+                self.jump_stmt(&s.kind, s.span, ctx)?
             }
             S::Call(n, args) => return self.call_stmt(n, args, s.span, scope, ctx),
         };
         Some(Stmt { kind, span: s.span })
     }
 
-    /// A `choose`: the player, then each arm in its own scope.
+    /// `loop`, `while` and `for`: the body counts as inside a loop (for `break`).
+    fn loop_stmt(&mut self, kind: &S, scope: &mut Scope, ctx: &mut Ctx) -> StmtKind {
+        match kind {
+                S::Loop(b) => {
+                    ctx.loops += 1;
+                    let b = self.block(b, scope, ctx);
+                    ctx.loops -= 1;
+                    StmtKind::Loop(b)
+                }
+                S::While(c, b) => {
+                    let c = self.expect(c, Ty::Bool, scope, "a `while` condition");
+                    ctx.loops += 1;
+                    let b = self.block(b, scope, ctx);
+                    ctx.loops -= 1;
+                    StmtKind::While(c, b)
+                }
+                S::For(bind, body) => {
+                    scope.open();
+                    let bind = self.bind(bind, scope);
+                    ctx.loops += 1;
+                    let body = self.block(body, scope, ctx);
+                    ctx.loops -= 1;
+                    scope.close();
+                    StmtKind::For(bind, body)
+                }
+                _ => unreachable!("a loop statement"),
+        }
+    }
+
+    /// Statements that leave or end something: `end game`, `leave`,
+    /// `return`, `break`, `checkpoint` and `rollback`.
+    fn jump_stmt(&mut self, kind: &S, span: Span, ctx: &mut Ctx) -> Option<StmtKind> {
+        Some(match kind {
+                S::EndGame => {
+                    self.ends.push((ctx.proc, span));
+                    StmtKind::EndGame
+                }
+                S::Leave(n) => match self.names.get(&n.text) {
+                    Some((Sym::Proc(p), _)) => StmtKind::Leave(*p),
+                    _ => {
+                        self.unknown(&n.text, n.span, "phase", &[]);
+                        return None;
+                    }
+                },
+                S::Return => StmtKind::Return,
+                S::Checkpoint => StmtKind::Checkpoint,
+                S::Rollback => StmtKind::Rollback,
+                S::Break => {
+                    if ctx.loops == 0 {
+                        self.error(
+                            Diagnostic::error(code::BREAK_OUTSIDE_LOOP, "`break` outside a loop")
+                                .label(span, "nothing to break out of")
+                                .help("use `return` to leave a phase, or `leave NAME` to end an enclosing phase"),
+                        );
+                    }
+                    StmtKind::Break
+                }
+            _ => unreachable!("a jump statement"),
+        })
+    }
+
     /// A statement that changes the table: move, deal, shuffle, swap, peek, reveal.
     fn effect(&mut self, kind: &S, scope: &mut Scope) -> Option<StmtKind> {
         Some(match kind {
@@ -430,37 +448,7 @@ impl Checker {
         // Even a wrong call makes the phase reachable: no second warning.
         self.calls.push((ctx.proc, id));
         if params.len() != args.len() {
-            let names = &self.procs[id as usize].local_names;
-            let shown: Vec<String> = params
-                .iter()
-                .enumerate()
-                .map(|(i, t)| {
-                    format!(
-                        "{}: {}",
-                        names.get(i).map_or("_", String::as_str),
-                        ty_name(self, *t)
-                    )
-                })
-                .collect();
-            let call: Vec<&str> = (0..params.len())
-                .map(|i| names.get(i).map_or("_", String::as_str))
-                .collect();
-            self.error(
-                Diagnostic::error(code::ARITY, arity_title(&n.text, params.len(), args.len()))
-                    .label(
-                        span,
-                        format!("{} given here", count(args.len(), "argument")),
-                    )
-                    .label(
-                        self.procs[id as usize].span,
-                        format!("`{}` is declared with ({})", n.text, shown.join(", ")),
-                    )
-                    .help(format!(
-                        "pass one value per parameter, in order: `{}({})`",
-                        n.text,
-                        call.join(", ")
-                    )),
-            );
+            self.call_arity(n, id, &params, args.len(), span);
             return None;
         }
         let xs = args
@@ -472,6 +460,41 @@ impl Checker {
             kind: StmtKind::Call(id, xs),
             span,
         })
+    }
+
+    /// A call with the wrong number of arguments: the parameters, as declared.
+    fn call_arity(&mut self, n: &ast::Name, id: u16, params: &[Ty], given: usize, span: Span) {
+    let names = &self.procs[id as usize].local_names;
+        let shown: Vec<String> = params
+            .iter()
+            .enumerate()
+            .map(|(i, t)| {
+                format!(
+                    "{}: {}",
+                    names.get(i).map_or("_", String::as_str),
+                    ty_name(self, *t)
+                )
+            })
+            .collect();
+        let call: Vec<&str> = (0..params.len())
+            .map(|i| names.get(i).map_or("_", String::as_str))
+            .collect();
+        self.error(
+            Diagnostic::error(code::ARITY, arity_title(&n.text, params.len(), given))
+                .label(
+                    span,
+                    format!("{} given here", count(given, "argument")),
+                )
+                .label(
+                    self.procs[id as usize].span,
+                    format!("`{}` is declared with ({})", n.text, shown.join(", ")),
+                )
+                .help(format!(
+                    "pass one value per parameter, in order: `{}({})`",
+                    n.text,
+                    call.join(", ")
+                )),
+        );
     }
 
     /// Reachability from `start` (and from reactions), and the end condition.

@@ -174,7 +174,7 @@ impl State {
     }
 
     /// Whether arm `arm` of the pending choice binds a card.
-    fn binds_card(&self, game: &Game, arm: u16) -> bool {
+    pub(super) fn binds_card(&self, game: &Game, arm: u16) -> bool {
         let Some(fr) = self.frames.last() else {
             return false;
         };

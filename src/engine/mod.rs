@@ -9,6 +9,7 @@
 
 mod board_view;
 mod determinize;
+mod distinct;
 mod eval;
 mod exec;
 mod fault;

@@ -4,9 +4,16 @@
 //! `explain` and `trace` can point back at the rules file. The graph is
 //! serde-serializable and printable as DOT and RON (`print.rs`).
 
+mod overview;
 mod print;
 
+pub use overview::overview;
 pub use print::{describe, fmt_expr, to_dot, to_ron};
+
+/// The index of the phase (or turn, or reaction) named `name`; `start` is 0.
+pub fn phase_named(g: &Graph, name: &str) -> Option<u16> {
+    g.phases.iter().position(|p| p.name == name).map(|i| i as u16)
+}
 
 use crate::diag::Span;
 use crate::hir::{self, Bind, Expr, Hir, LabelPart, Place, ProcKind, StmtKind, Tables, Ty};
