@@ -96,7 +96,10 @@ fn graph_overviews_and_one_phase() {
             overview(&format!("rules/{f}.rules"), None)
         );
     }
-    insta::assert_snapshot!("overview_one_phase", overview("rules/tamoul.rules", Some("play")));
+    insta::assert_snapshot!(
+        "overview_one_phase",
+        overview("rules/tamoul.rules", Some("play"))
+    );
     let game = grail::Game::load("rules/tamoul.rules").expect("compiles");
     let g = game.graph();
     let only = [grail::graph::phase_named(g, "refill").expect("refill")];

@@ -236,10 +236,7 @@ impl Checker {
                     code::ARITY,
                     arity_title(&name.text, decl.params.len(), given),
                 )
-                .label(
-                    span,
-                    format!("{} given here", count(given, "argument")),
-                )
+                .label(span, format!("{} given here", count(given, "argument")))
                 .label(decl.name.span, format!("`{}` is declared here", name.text))
                 .help(format!(
                     "pass one value per parameter, in order: `{}({})`",

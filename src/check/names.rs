@@ -115,7 +115,12 @@ impl Checker {
         (Expr::Int(0), Ty::Error)
     }
 
-    pub(super) fn field(&mut self, base: &ast::Expr, field: &ast::Name, scope: &mut Scope) -> (Expr, Ty) {
+    pub(super) fn field(
+        &mut self,
+        base: &ast::Expr,
+        field: &ast::Name,
+        scope: &mut Scope,
+    ) -> (Expr, Ty) {
         let (b, bt) = self.expr(base, scope);
         match bt {
             Ty::Player => self.player_field(b, field),
@@ -135,7 +140,6 @@ impl Checker {
             }
         }
     }
-
 
     /// `PLAYER.name`: a per-player variable or zone.
     fn player_field(&mut self, b: Expr, field: &ast::Name) -> (Expr, Ty) {
@@ -166,10 +170,9 @@ impl Checker {
                             .map(|z| z.name.clone()),
                     )
                     .collect();
-                let help =
-                    crate::diag::did_you_mean(&field.text, cands.iter().map(String::as_str))
-                        .map(|s| format!("did you mean `{s}`?"))
-                        .unwrap_or_else(|| format!("a player has: {}", cands.join(", ")));
+                let help = crate::diag::did_you_mean(&field.text, cands.iter().map(String::as_str))
+                    .map(|s| format!("did you mean `{s}`?"))
+                    .unwrap_or_else(|| format!("a player has: {}", cands.join(", ")));
                 self.error(
                     Diagnostic::error(
                         code::UNKNOWN_NAME,

@@ -172,29 +172,29 @@ impl Checker {
     /// `loop`, `while` and `for`: the body counts as inside a loop (for `break`).
     fn loop_stmt(&mut self, kind: &S, scope: &mut Scope, ctx: &mut Ctx) -> StmtKind {
         match kind {
-                S::Loop(b) => {
-                    ctx.loops += 1;
-                    let b = self.block(b, scope, ctx);
-                    ctx.loops -= 1;
-                    StmtKind::Loop(b)
-                }
-                S::While(c, b) => {
-                    let c = self.expect(c, Ty::Bool, scope, "a `while` condition");
-                    ctx.loops += 1;
-                    let b = self.block(b, scope, ctx);
-                    ctx.loops -= 1;
-                    StmtKind::While(c, b)
-                }
-                S::For(bind, body) => {
-                    scope.open();
-                    let bind = self.bind(bind, scope);
-                    ctx.loops += 1;
-                    let body = self.block(body, scope, ctx);
-                    ctx.loops -= 1;
-                    scope.close();
-                    StmtKind::For(bind, body)
-                }
-                _ => unreachable!("a loop statement"),
+            S::Loop(b) => {
+                ctx.loops += 1;
+                let b = self.block(b, scope, ctx);
+                ctx.loops -= 1;
+                StmtKind::Loop(b)
+            }
+            S::While(c, b) => {
+                let c = self.expect(c, Ty::Bool, scope, "a `while` condition");
+                ctx.loops += 1;
+                let b = self.block(b, scope, ctx);
+                ctx.loops -= 1;
+                StmtKind::While(c, b)
+            }
+            S::For(bind, body) => {
+                scope.open();
+                let bind = self.bind(bind, scope);
+                ctx.loops += 1;
+                let body = self.block(body, scope, ctx);
+                ctx.loops -= 1;
+                scope.close();
+                StmtKind::For(bind, body)
+            }
+            _ => unreachable!("a loop statement"),
         }
     }
 
@@ -202,30 +202,30 @@ impl Checker {
     /// `return`, `break`, `checkpoint` and `rollback`.
     fn jump_stmt(&mut self, kind: &S, span: Span, ctx: &mut Ctx) -> Option<StmtKind> {
         Some(match kind {
-                S::EndGame => {
-                    self.ends.push((ctx.proc, span));
-                    StmtKind::EndGame
+            S::EndGame => {
+                self.ends.push((ctx.proc, span));
+                StmtKind::EndGame
+            }
+            S::Leave(n) => match self.names.get(&n.text) {
+                Some((Sym::Proc(p), _)) => StmtKind::Leave(*p),
+                _ => {
+                    self.unknown(&n.text, n.span, "phase", &[]);
+                    return None;
                 }
-                S::Leave(n) => match self.names.get(&n.text) {
-                    Some((Sym::Proc(p), _)) => StmtKind::Leave(*p),
-                    _ => {
-                        self.unknown(&n.text, n.span, "phase", &[]);
-                        return None;
-                    }
-                },
-                S::Return => StmtKind::Return,
-                S::Checkpoint => StmtKind::Checkpoint,
-                S::Rollback => StmtKind::Rollback,
-                S::Break => {
-                    if ctx.loops == 0 {
-                        self.error(
+            },
+            S::Return => StmtKind::Return,
+            S::Checkpoint => StmtKind::Checkpoint,
+            S::Rollback => StmtKind::Rollback,
+            S::Break => {
+                if ctx.loops == 0 {
+                    self.error(
                             Diagnostic::error(code::BREAK_OUTSIDE_LOOP, "`break` outside a loop")
                                 .label(span, "nothing to break out of")
                                 .help("use `return` to leave a phase, or `leave NAME` to end an enclosing phase"),
                         );
-                    }
-                    StmtKind::Break
                 }
+                StmtKind::Break
+            }
             _ => unreachable!("a jump statement"),
         })
     }
@@ -464,7 +464,7 @@ impl Checker {
 
     /// A call with the wrong number of arguments: the parameters, as declared.
     fn call_arity(&mut self, n: &ast::Name, id: u16, params: &[Ty], given: usize, span: Span) {
-    let names = &self.procs[id as usize].local_names;
+        let names = &self.procs[id as usize].local_names;
         let shown: Vec<String> = params
             .iter()
             .enumerate()
@@ -481,10 +481,7 @@ impl Checker {
             .collect();
         self.error(
             Diagnostic::error(code::ARITY, arity_title(&n.text, params.len(), given))
-                .label(
-                    span,
-                    format!("{} given here", count(given, "argument")),
-                )
+                .label(span, format!("{} given here", count(given, "argument")))
                 .label(
                     self.procs[id as usize].span,
                     format!("`{}` is declared with ({})", n.text, shown.join(", ")),

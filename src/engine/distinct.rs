@@ -31,7 +31,11 @@ impl State {
     /// allocates nothing.
     pub fn distinct_count(&self, game: &Game, legal: &[Action]) -> usize {
         (0..legal.len())
-            .filter(|&i| !legal[..i].iter().any(|b| self.same_move(game, *b, legal[i])))
+            .filter(|&i| {
+                !legal[..i]
+                    .iter()
+                    .any(|b| self.same_move(game, *b, legal[i]))
+            })
             .count()
     }
 
@@ -51,16 +55,24 @@ impl State {
             return false;
         }
         let inst = c.card_zone(x);
-        let zone = c.inst_zone.get(inst as usize).map(|&z| &t.zones[z as usize]);
+        let zone = c
+            .inst_zone
+            .get(inst as usize)
+            .map(|&z| &t.zones[z as usize]);
         if inst != c.card_zone(y) || zone.is_none_or(|z| z.shape != Shape::Set) {
             return false;
         }
         let na = t.attrs.len();
         let attrs = |k: usize| &t.card_attrs[k * na..(k + 1) * na];
-        let vars_equal = t.vars.iter().enumerate().filter(|(_, v)| v.per_card).all(|(v, _)| {
-            let base = c.var_base[v] as usize;
-            c.vars[base + x] == c.vars[base + y]
-        });
+        let vars_equal = t
+            .vars
+            .iter()
+            .enumerate()
+            .filter(|(_, v)| v.per_card)
+            .all(|(v, _)| {
+                let base = c.var_base[v] as usize;
+                c.vars[base + x] == c.vars[base + y]
+            });
         t.cards[x].name == t.cards[y].name
             && t.cards[x].kind == t.cards[y].kind
             && attrs(x) == attrs(y)

@@ -12,7 +12,10 @@ pub use print::{describe, fmt_expr, to_dot, to_ron};
 
 /// The index of the phase (or turn, or reaction) named `name`; `start` is 0.
 pub fn phase_named(g: &Graph, name: &str) -> Option<u16> {
-    g.phases.iter().position(|p| p.name == name).map(|i| i as u16)
+    g.phases
+        .iter()
+        .position(|p| p.name == name)
+        .map(|i| i as u16)
 }
 
 use crate::diag::Span;

@@ -63,7 +63,12 @@ pub fn overview(g: &Graph, only: Option<&[u16]>, line: &dyn Fn(Span) -> usize) -
             if r.ends {
                 parts.push("ends the game".into());
             }
-            let row = format!("  {:<width$}  line {:<4} {}", r.head, r.line, parts.join("; "));
+            let row = format!(
+                "  {:<width$}  line {:<4} {}",
+                r.head,
+                r.line,
+                parts.join("; ")
+            );
             let _ = writeln!(out, "{}", row.trim_end());
             if reaction {
                 let _ = writeln!(out, "    {}", trigger(g, *i));
@@ -71,7 +76,11 @@ pub fn overview(g: &Graph, only: Option<&[u16]>, line: &dyn Fn(Span) -> usize) -
         }
     };
     section(&mut out, "phases", false);
-    section(&mut out, "reactions (opened when a card enters their zone)", true);
+    section(
+        &mut out,
+        "reactions (opened when a card enters their zone)",
+        true,
+    );
     out
 }
 
