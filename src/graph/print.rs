@@ -222,55 +222,9 @@ pub fn to_dot(g: &Graph, only: Option<&[u16]>, line: &dyn Fn(Span) -> usize) -> 
             );
         }
         let _ = writeln!(out, "  }}");
-        for (ni, n) in p.nodes.iter().enumerate() {
-            let next = ni + 1;
-            let edge = |out: &mut String, to: u32, label: &str| {
-                let _ = writeln!(
-                    out,
-                    "  p{pi}n{ni} -> p{pi}n{to} [label=\"{}\"];",
-                    esc(label)
-                );
-            };
-            match n {
-                Node::Jump(t) => edge(&mut out, *t, ""),
-                Node::JumpIfNot(_, t) => {
-                    edge(&mut out, next as u32, "yes");
-                    edge(&mut out, *t, "no");
-                }
-                Node::ForNext { exit, .. } => {
-                    edge(&mut out, next as u32, "each");
-                    edge(&mut out, *exit, "done");
-                }
-                Node::Exit { target, .. } => edge(&mut out, *target, ""),
-                Node::Choose {
-                    arms,
-                    otherwise,
-                    pass,
-                    ..
-                } => {
-                    for a in arms {
-                        edge(
-                            &mut out,
-                            a.target,
-                            &fmt_label(&g.tables, &p.local_names, &a.label),
-                        );
-                    }
-                    if let Some(o) = otherwise {
-                        edge(&mut out, *o, "otherwise");
-                    }
-                    if let Some(ps) = pass {
-                        edge(&mut out, *ps, "pass");
-                    }
-                }
-                Node::EndGame | Node::Return | Node::Leave(_) => {}
-                Node::Call(callee, _) => {
-                    edge(&mut out, next as u32, "");
-                    let _ = writeln!(out, "  p{pi}n{ni} -> p{callee}n0 [style=dashed];");
-                    if !shown(*callee as usize) && !outside.contains(callee) {
-                        outside.push(*callee);
-                    }
-                }
-                _ => edge(&mut out, next as u32, ""),
+        for callee in dot_edges(&mut out, g, pi, p) {
+            if !shown(callee as usize) && !outside.contains(&callee) {
+                outside.push(callee);
             }
         }
     }
@@ -284,6 +238,61 @@ pub fn to_dot(g: &Graph, only: Option<&[u16]>, line: &dyn Fn(Span) -> usize) -> 
     }
     out.push_str("}\n");
     out
+}
+
+/// The edges leaving the nodes of phase `pi`; returns the phases it calls.
+fn dot_edges(out: &mut String, g: &Graph, pi: usize, p: &Phase) -> Vec<u16> {
+    let mut calls = Vec::new();
+    for (ni, n) in p.nodes.iter().enumerate() {
+        let next = ni + 1;
+        let edge = |out: &mut String, to: u32, label: &str| {
+            let _ = writeln!(
+                out,
+                "  p{pi}n{ni} -> p{pi}n{to} [label=\"{}\"];",
+                esc(label)
+            );
+        };
+        match n {
+            Node::Jump(t) => edge(out, *t, ""),
+            Node::JumpIfNot(_, t) => {
+                edge(out, next as u32, "yes");
+                edge(out, *t, "no");
+            }
+            Node::ForNext { exit, .. } => {
+                edge(out, next as u32, "each");
+                edge(out, *exit, "done");
+            }
+            Node::Exit { target, .. } => edge(out, *target, ""),
+            Node::Choose {
+                arms,
+                otherwise,
+                pass,
+                ..
+            } => {
+                for a in arms {
+                    edge(
+                        out,
+                        a.target,
+                        &fmt_label(&g.tables, &p.local_names, &a.label),
+                    );
+                }
+                if let Some(o) = otherwise {
+                    edge(out, *o, "otherwise");
+                }
+                if let Some(ps) = pass {
+                    edge(out, *ps, "pass");
+                }
+            }
+            Node::EndGame | Node::Return | Node::Leave(_) => {}
+            Node::Call(callee, _) => {
+                edge(out, next as u32, "");
+                let _ = writeln!(out, "  p{pi}n{ni} -> p{callee}n0 [style=dashed];");
+                calls.push(*callee);
+            }
+            _ => edge(out, next as u32, ""),
+        }
+    }
+    calls
 }
 
 /// The graph as pretty RON; with `only`, just those phases.
