@@ -222,3 +222,40 @@ fn a_two_source_value_outside_sixteen_bits_is_a_fault() {
         other => panic!("expected a fault, got {:?}", other.map(|_| ())),
     }
 }
+
+/// Two copies of each card: in a `set` hand they are one move each, in a
+/// `row` (where order matters) every card is its own move.
+const TWINS: &str = r#"
+game "Twins" { players 2..2 }
+card C { value: int  name "c{value}" }
+deck d of C in pile { 2 x { value: 1..2 } }
+zone pile: shared pile hidden
+zone hand: per player set owner
+zone line: per player row owner
+var score: int per player = 0
+start {
+  deal 4 from pile to seat(0).ZONE
+  choose seat(0) {
+    "play {c}" for c in seat(0).ZONE {
+      seat(0).score += c.value
+    }
+  }
+  end game
+}
+winners highest p.score
+"#;
+
+#[test]
+fn identical_cards_in_a_set_are_one_move() {
+    let set = Game::from_source("twins.rules", &TWINS.replace("ZONE", "hand")).expect("compiles");
+    let s = State::new(&set, 2, 1, &[]).expect("starts");
+    assert_eq!(s.legal_actions(&set).len(), 4);
+    let distinct = s.distinct_actions(&set);
+    let mut labels: Vec<String> = distinct.iter().map(|a| s.label(&set, *a)).collect();
+    labels.sort();
+    assert_eq!(labels, ["play c1", "play c2"]);
+    assert_eq!(s.distinct_count(&set, &s.legal_actions(&set)), 2);
+    let row = Game::from_source("twins.rules", &TWINS.replace("ZONE", "line")).expect("compiles");
+    let s = State::new(&row, 2, 1, &[]).expect("starts");
+    assert_eq!(s.distinct_actions(&row).len(), 4);
+}
