@@ -176,6 +176,7 @@ pub fn play(
     let mut agents: Vec<Box<dyn Agent + Send>> = (0..t.players)
         .map(|p| t.agent.build(agent_seed(seed, p)))
         .collect();
+    let distinct = vec![t.agent != AgentKind::Random; t.players];
     let mut w = Watch {
         layout: t.layout,
         stats,
@@ -190,7 +191,7 @@ pub fn play(
     let played = playout::play(
         game,
         (t.players, seed, t.options),
-        &mut seats(&mut agents),
+        &mut seats(&mut agents, distinct),
         &mut w,
         buf,
         Some(t.max_decisions),
