@@ -30,6 +30,16 @@ impl State {
     /// How many distinct moves `legal` (this state's legal actions) holds;
     /// allocates nothing.
     pub fn distinct_count(&self, game: &Game, legal: &[Action]) -> usize {
+        // Most decisions bind no card (board moves, plain options): no pairs to compare.
+        let mut seen = u16::MAX;
+        let binds = legal.iter().any(|a| {
+            let new = a.arm != seen;
+            seen = a.arm;
+            new && a.arm != Action::PASS && self.binds_card(game, a.arm)
+        });
+        if !binds {
+            return legal.len();
+        }
         (0..legal.len())
             .filter(|&i| {
                 !legal[..i]
