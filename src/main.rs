@@ -22,11 +22,14 @@ enum Cmd {
     Play(grail::repl::PlayArgs),
     /// Play many games with agents and print statistics.
     Sim(grail::sim::SimArgs),
-    /// Print the compiled action graph.
+    /// Print the compiled action graph (DOT, RON, or a one-screen overview).
     Graph {
         file: PathBuf,
         #[arg(long, value_enum, default_value_t = Format::Dot)]
         format: Format,
+        /// Show only this phase (or turn, or reaction).
+        #[arg(long, value_name = "NAME")]
+        phase: Option<String>,
     },
     /// Check rules files and print every diagnostic.
     Check { files: Vec<PathBuf> },
@@ -60,6 +63,44 @@ enum Cmd {
 enum Format {
     Dot,
     Ron,
+    /// Phases, the calls between them, reactions and the zones that open them.
+    Overview,
+}
+
+/// `grail graph`: print the graph of `file`, or of one phase of it.
+fn graph(file: &std::path::Path, format: Format, phase: Option<&str>) -> u8 {
+    let game = match grail::Game::load(file) {
+        Ok(game) => game,
+        Err(d) => {
+            eprint!("{}", d.render_auto());
+            return 1;
+        }
+    };
+    let g = game.graph();
+    let only = match phase {
+        None => None,
+        Some(name) => match grail::graph::phase_named(g, name) {
+            Some(i) => Some(vec![i]),
+            None => {
+                let names: Vec<&str> = g.phases.iter().map(|p| p.name.as_str()).collect();
+                eprintln!(
+                    "error: {} has no phase `{name}`; its phases are {}",
+                    file.display(),
+                    names.join(", ")
+                );
+                return 2;
+            }
+        },
+    };
+    let only = only.as_deref();
+    let line = |s: grail::diag::Span| game.source().line_of(s.start);
+    let text = match format {
+        Format::Dot => grail::graph::to_dot(g, only, &line),
+        Format::Ron => grail::graph::to_ron(g, only),
+        Format::Overview => grail::graph::overview(g, only, &line),
+    };
+    print!("{text}");
+    0
 }
 
 fn main() -> ExitCode {
@@ -70,20 +111,11 @@ fn main() -> ExitCode {
         Cmd::Fmt(args) => grail::fmt::run(args),
         Cmd::Lsp => grail::lsp::run(),
         Cmd::Serve(args) => grail::serve::run(args),
-        Cmd::Graph { file, format } => match grail::Game::load(&file) {
-            Ok(game) => {
-                let text = match format {
-                    Format::Dot => grail::graph::to_dot(game.graph()),
-                    Format::Ron => grail::graph::to_ron(game.graph()),
-                };
-                print!("{text}");
-                0
-            }
-            Err(d) => {
-                eprint!("{}", d.render_auto());
-                1
-            }
-        },
+        Cmd::Graph {
+            file,
+            format,
+            phase,
+        } => graph(&file, format, phase.as_deref()),
         Cmd::Perft {
             file,
             depth,

@@ -190,3 +190,72 @@ winners highest p.score
     assert!(p0.contains(&format!("mine={mine}")), "{p0}");
     assert!(!p1.contains(&format!("mine={mine}")), "{p1}");
 }
+
+#[test]
+fn an_option_with_two_sources_offers_each_pair_with_its_own_id() {
+    let game = Game::load("tests/scripts/fixtures/guess.rules").expect("compiles");
+    let s = State::new(&game, 3, 1, &[]).expect("starts");
+    let legal = s.legal_actions(&game);
+    // Two other players times three roles.
+    assert_eq!(legal.len(), 6);
+    let labels: Vec<String> = legal.iter().map(|a| s.label(&game, *a)).collect();
+    assert_eq!(labels[0], "guess knight for P1");
+    assert_eq!(labels[5], "guess thief for P2");
+    let space = grail::ActionSpace::new(&game, 3);
+    let ids = space.legal_ids(&game, &s).expect("every pair has an id");
+    let mut seen = ids.clone();
+    seen.sort_unstable();
+    seen.dedup();
+    assert_eq!(seen.len(), 6, "ids are distinct: {ids:?}");
+    for (a, id) in legal.iter().zip(&ids) {
+        assert_eq!(space.action(&s, *id), Some(*a));
+    }
+}
+
+#[test]
+fn a_two_source_value_outside_sixteen_bits_is_a_fault() {
+    let game = small(
+        "choose seat(0) {\n    \"pick {x} {y}\" for x in 0..1, y in (0 - 2)..0 {\n      n = x\n    }\n  }",
+    );
+    match State::new(&game, 2, 1, &[]) {
+        Err(EngineError::Fault { fault, .. }) => assert_eq!(fault, Fault::PairOutOfRange),
+        other => panic!("expected a fault, got {:?}", other.map(|_| ())),
+    }
+}
+
+/// Two copies of each card: in a `set` hand they are one move each, in a
+/// `row` (where order matters) every card is its own move.
+const TWINS: &str = r#"
+game "Twins" { players 2..2 }
+card C { value: int  name "c{value}" }
+deck d of C in pile { 2 x { value: 1..2 } }
+zone pile: shared pile hidden
+zone hand: per player set owner
+zone line: per player row owner
+var score: int per player = 0
+start {
+  deal 4 from pile to seat(0).ZONE
+  choose seat(0) {
+    "play {c}" for c in seat(0).ZONE {
+      seat(0).score += c.value
+    }
+  }
+  end game
+}
+winners highest p.score
+"#;
+
+#[test]
+fn identical_cards_in_a_set_are_one_move() {
+    let set = Game::from_source("twins.rules", &TWINS.replace("ZONE", "hand")).expect("compiles");
+    let s = State::new(&set, 2, 1, &[]).expect("starts");
+    assert_eq!(s.legal_actions(&set).len(), 4);
+    let distinct = s.distinct_actions(&set);
+    let mut labels: Vec<String> = distinct.iter().map(|a| s.label(&set, *a)).collect();
+    labels.sort();
+    assert_eq!(labels, ["play c1", "play c2"]);
+    assert_eq!(s.distinct_count(&set, &s.legal_actions(&set)), 2);
+    let row = Game::from_source("twins.rules", &TWINS.replace("ZONE", "line")).expect("compiles");
+    let s = State::new(&row, 2, 1, &[]).expect("starts");
+    assert_eq!(s.distinct_actions(&row).len(), 4);
+}

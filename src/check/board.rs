@@ -17,66 +17,8 @@ impl Checker {
         if !self.define(&b.name, Sym::Zone(zone)) {
             return;
         }
-        let (w, h) = match b.size {
-            Some((w, h, _)) if (1..=26).contains(&w) && (1..=99).contains(&h) => {
-                (w as usize, h as usize)
-            }
-            Some((_, _, span)) => {
-                self.error(
-                    Diagnostic::error(code::BAD_SIZE, "impossible board size")
-                        .label(span, "a board is 1 to 26 columns by 1 to 99 rows")
-                        .help("write for example `grid 8 x 8`"),
-                );
-                (1, 1)
-            }
-            None => {
-                self.error(
-                    Diagnostic::error(
-                        code::MISSING_DECLARATION,
-                        format!("board `{}` has no size", b.name.text),
-                    )
-                    .label(b.name.span, "how many columns and rows?")
-                    .help("add `grid W x H` inside the board"),
-                );
-                (1, 1)
-            }
-        };
-        let mut owner = vec![0i32; w * h]; // 0 = plain cell, -1 removed, k>0 merged group k
-        for s in &b.removed {
-            for (x, y) in self.cells_of(s, w, h) {
-                owner[y * w + x] = -1;
-            }
-        }
-        for (g, group) in b.merged.iter().enumerate() {
-            for s in group {
-                for (x, y) in self.cells_of(s, w, h) {
-                    owner[y * w + x] = g as i32 + 1;
-                }
-            }
-        }
-        let mut grid = vec![-1i16; w * h];
-        let mut cells = Vec::new();
-        let mut names = Vec::new();
-        let mut group_cell = vec![-1i16; b.merged.len() + 1];
-        for y in 0..h {
-            for x in 0..w {
-                let o = owner[y * w + x];
-                if o < 0 {
-                    continue;
-                }
-                if o > 0 && group_cell[o as usize] >= 0 {
-                    grid[y * w + x] = group_cell[o as usize];
-                    continue;
-                }
-                let idx = cells.len() as i16;
-                grid[y * w + x] = idx;
-                if o > 0 {
-                    group_cell[o as usize] = idx;
-                }
-                cells.push((x as i8, y as i8));
-                names.push(format!("{}{}", (b'a' + x as u8) as char, y + 1));
-            }
-        }
+        let (w, h) = self.board_size(b);
+        let (grid, cells, names) = self.board_cells(b, w, h);
         let mut squares = vec![Vec::new(); cells.len()];
         for y in 0..h {
             for x in 0..w {
@@ -120,6 +62,82 @@ impl Checker {
             squares,
             regions,
         });
+    }
+
+    /// The grid's columns and rows (1 x 1 after an error, which is reported).
+    fn board_size(&mut self, b: &ast::BoardDecl) -> (usize, usize) {
+        match b.size {
+            Some((w, h, _)) if (1..=26).contains(&w) && (1..=99).contains(&h) => {
+                (w as usize, h as usize)
+            }
+            Some((_, _, span)) => {
+                self.error(
+                    Diagnostic::error(code::BAD_SIZE, "impossible board size")
+                        .label(span, "a board is 1 to 26 columns by 1 to 99 rows")
+                        .help("write for example `grid 8 x 8`"),
+                );
+                (1, 1)
+            }
+            None => {
+                self.error(
+                    Diagnostic::error(
+                        code::MISSING_DECLARATION,
+                        format!("board `{}` has no size", b.name.text),
+                    )
+                    .label(b.name.span, "how many columns and rows?")
+                    .help("add `grid W x H` inside the board"),
+                );
+                (1, 1)
+            }
+        }
+    }
+
+    /// The cells left after removals and merges, in reading order: the grid
+    /// (square -> cell, -1 removed), each cell's first square, its name.
+    #[allow(clippy::type_complexity)]
+    fn board_cells(
+        &mut self,
+        b: &ast::BoardDecl,
+        w: usize,
+        h: usize,
+    ) -> (Vec<i16>, Vec<(i8, i8)>, Vec<String>) {
+        let mut owner = vec![0i32; w * h]; // 0 = plain cell, -1 removed, k>0 merged group k
+        for s in &b.removed {
+            for (x, y) in self.cells_of(s, w, h) {
+                owner[y * w + x] = -1;
+            }
+        }
+        for (g, group) in b.merged.iter().enumerate() {
+            for s in group {
+                for (x, y) in self.cells_of(s, w, h) {
+                    owner[y * w + x] = g as i32 + 1;
+                }
+            }
+        }
+        let mut grid = vec![-1i16; w * h];
+        let mut cells = Vec::new();
+        let mut names = Vec::new();
+        let mut group_cell = vec![-1i16; b.merged.len() + 1];
+        for y in 0..h {
+            for x in 0..w {
+                let o = owner[y * w + x];
+                if o < 0 {
+                    continue;
+                }
+                if o > 0 && group_cell[o as usize] >= 0 {
+                    grid[y * w + x] = group_cell[o as usize];
+                    continue;
+                }
+                let idx = cells.len() as i16;
+                grid[y * w + x] = idx;
+                if o > 0 {
+                    group_cell[o as usize] = idx;
+                }
+                cells.push((x as i8, y as i8));
+                names.push(format!("{}{}", (b'a' + x as u8) as char, y + 1));
+            }
+        }
+        (grid, cells, names)
     }
 
     /// The (x, y) cells of a rectangle, reporting any that fall off the grid.

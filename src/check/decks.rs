@@ -8,6 +8,9 @@ use crate::diag::{Diagnostic, Span};
 use crate::hir::*;
 use crate::syntax::ast::{self, FieldValue, Item};
 
+/// One attribute an entry sets: (attribute, its values, their names).
+type Choice = (u16, Vec<i32>, Vec<String>);
+
 impl Checker {
     pub(super) fn declare_kind(&mut self, k: &ast::CardDecl) {
         let id = self.tables.kinds.len() as u16;
@@ -150,8 +153,59 @@ impl Checker {
     }
 
     fn expand_entry(&mut self, kind: u16, decl: &ast::CardDecl, home: u16, entry: &ast::DeckEntry) {
-        // For every attribute of the kind, the list of values this entry gives it.
-        let mut choices: Vec<(u16, Vec<i32>, Vec<String>)> = Vec::new();
+        let (choices, name_override) = self.entry_choices(decl, entry);
+        let nattrs = self.tables.attrs.len();
+        let template = decl.display.as_ref().map(|(t, _)| t.clone());
+        if choices.iter().any(|ch| ch.1.is_empty()) {
+            return;
+        }
+        let combos = choices
+            .iter()
+            .fold(1usize, |a, ch| a.saturating_mul(ch.1.len()));
+        if !self.cards_fit(combos, entry) {
+            return;
+        }
+        for _ in 0..entry.copies.max(0) {
+            for k in 0..combos {
+                // decode k in mixed radix: the last field varies fastest
+                let mut idx = vec![0usize; choices.len()];
+                let mut rest = k;
+                for c in (0..choices.len()).rev() {
+                    idx[c] = rest % choices[c].1.len();
+                    rest /= choices[c].1.len();
+                }
+                let mut values = vec![-1i32; nattrs];
+                for (c, (attr, vals, _)) in choices.iter().enumerate() {
+                    values[*attr as usize] = vals[idx[c]];
+                }
+                let name = match (&name_override, &template) {
+                    (Some(n), _) => n.clone(),
+                    (None, Some(t)) => fill_template(t, |field| {
+                        choices
+                            .iter()
+                            .enumerate()
+                            .find_map(|(c, (attr, _, names))| {
+                                (self.tables.attrs[*attr as usize].name == field)
+                                    .then(|| names[idx[c]].clone())
+                            })
+                    }),
+                    (None, None) => decl.name.text.clone(),
+                };
+                self.tables.cards.push(CardInfo { name, kind });
+                self.tables.card_attrs.extend(values);
+                self.tables.card_home.push(home);
+            }
+        }
+    }
+
+    /// For every attribute the entry sets, (attribute, its values, their
+    /// names), and the entry's own `name:` if it has one.
+    fn entry_choices(
+        &mut self,
+        decl: &ast::CardDecl,
+        entry: &ast::DeckEntry,
+    ) -> (Vec<Choice>, Option<String>) {
+        let mut choices: Vec<Choice> = Vec::new();
         let mut name_override = None;
         for (n, v) in &entry.fields {
             // `name: "esquive (dodge)"` names the cards of this entry directly.
@@ -195,48 +249,7 @@ impl Checker {
             self.field_values(v, ty, tname, &mut vals, &mut names);
             choices.push((attr, vals, names));
         }
-        let nattrs = self.tables.attrs.len();
-        let template = decl.display.as_ref().map(|(t, _)| t.clone());
-        if choices.iter().any(|ch| ch.1.is_empty()) {
-            return;
-        }
-        let combos = choices
-            .iter()
-            .fold(1usize, |a, ch| a.saturating_mul(ch.1.len()));
-        if !self.cards_fit(combos, entry) {
-            return;
-        }
-        for _ in 0..entry.copies.max(0) {
-            for k in 0..combos {
-                // decode k in mixed radix: the last field varies fastest
-                let mut idx = vec![0usize; choices.len()];
-                let mut rest = k;
-                for c in (0..choices.len()).rev() {
-                    idx[c] = rest % choices[c].1.len();
-                    rest /= choices[c].1.len();
-                }
-                let mut values = vec![-1i32; nattrs];
-                for (c, (attr, vals, _)) in choices.iter().enumerate() {
-                    values[*attr as usize] = vals[idx[c]];
-                }
-                let name = match (&name_override, &template) {
-                    (Some(n), _) => n.clone(),
-                    (None, Some(t)) => fill_template(t, |field| {
-                        choices
-                            .iter()
-                            .enumerate()
-                            .find_map(|(c, (attr, _, names))| {
-                                (self.tables.attrs[*attr as usize].name == field)
-                                    .then(|| names[idx[c]].clone())
-                            })
-                    }),
-                    (None, None) => decl.name.text.clone(),
-                };
-                self.tables.cards.push(CardInfo { name, kind });
-                self.tables.card_attrs.extend(values);
-                self.tables.card_home.push(home);
-            }
-        }
+        (choices, name_override)
     }
 
     fn field_values(

@@ -1,6 +1,5 @@
-//! Expressions: name resolution (locals, variables, options, zones, enum
-//! values, built-ins), field access, calls with arity and type checks,
-//! operators and aggregates.
+//! Expressions: scopes, calls with arity and type checks, operators and
+//! aggregates. Names and fields are resolved in `names.rs`.
 
 use super::{Checker, Sym, a};
 use crate::diag::code;
@@ -52,7 +51,7 @@ impl Scope {
     }
 }
 
-const CONSTANTS: &[&str] = &["players", "actor", "current", "player_count"];
+pub(super) const CONSTANTS: &[&str] = &["players", "actor", "current", "player_count"];
 
 pub(crate) fn ty_name(c: &Checker, t: Ty) -> String {
     match t {
@@ -221,225 +220,23 @@ impl Checker {
         matches!(&e.kind, ExprKind::Name(n) if matches!(self.names.get(n), Some((Sym::Table(_), _))))
     }
 
-    fn name(&mut self, n: &str, span: Span, scope: &mut Scope) -> (Expr, Ty) {
-        if let Some((_, e, ty)) = scope.aliases.iter().rev().find(|a| a.0 == n) {
-            return (e.clone(), *ty);
-        }
-        if let Some((slot, ty)) = scope.get(n) {
-            return (Expr::Local(slot), ty);
-        }
-        match n {
-            "players" => return (Expr::Players, Ty::Players),
-            "actor" => return (Expr::Actor, Ty::Player),
-            "current" => return (Expr::Current, Ty::Player),
-            "player_count" => return (Expr::PlayerCount, Ty::Int),
-            _ => {}
-        }
-        match self.names.get(n).map(|s| s.0) {
-            Some(Sym::Option(o)) => {
-                self.usage.options_read[o as usize] = true;
-                return (Expr::Opt(o), Ty::Int);
-            }
-            Some(Sym::Var(v)) => {
-                let info = &self.tables.vars[v as usize];
-                if info.per_player || info.per_card {
-                    let name = info.name.clone();
-                    let whose = if info.per_card { "card" } else { "player" };
-                    let help = self.owner_help(scope, &name, info.per_card);
-                    self.error(
-                        Diagnostic::error(
-                            code::TYPE_MISMATCH,
-                            format!("`{name}` belongs to each {whose}"),
-                        )
-                        .label(span, format!("which {whose}'s?"))
-                        .help(help),
-                    );
-                    return (Expr::Int(0), Ty::Error);
-                }
-                self.usage.vars_read[v as usize] = true;
-                return (Expr::Global(v), info.ty);
-            }
-            Some(Sym::Zone(z)) => {
-                self.usage.zones_used[z as usize] = true;
-                let info = &self.tables.zones[z as usize];
-                return if info.per_player || info.board.is_some() {
-                    (Expr::ZoneAll(z), Ty::Cards)
-                } else {
-                    (Expr::Zone(z, None), Ty::Zone)
-                };
-            }
-            Some(Sym::Enum(e)) => {
-                self.usage.enums_used[e as usize] = true;
-                return (Expr::EnumAll(e), Ty::EnumSet(e));
-            }
-            Some(Sym::Region(b, r)) => return (Expr::Region(b, r), Ty::Cells),
-            Some(Sym::Pattern(p)) => return (Expr::Int(p as i32), Ty::Pattern),
-            Some(other) => {
-                self.error(
-                    Diagnostic::error(code::TYPE_MISMATCH, format!("`{n}` is {}, not a value", a(other.what())))
-                        .label(span, "cannot be used here")
-                        .help("an expression can use options, variables, zones, enum values and local names"),
-                );
-                return (Expr::Int(0), Ty::Error);
-            }
-            None => {}
-        }
-        if let Some(cands) = self.enum_values.get(n).cloned() {
-            if cands.len() == 1 {
-                let (e, v) = cands[0];
-                self.usage.enums_used[e as usize] = true;
-                return (Expr::Int(v as i32), Ty::Enum(e));
-            }
-            let enums: Vec<String> = cands
-                .iter()
-                .map(|(e, _)| self.tables.enums[*e as usize].name.clone())
-                .collect();
-            self.error(
-                Diagnostic::error(
-                    code::UNKNOWN_NAME,
-                    format!("`{n}` is a value of several enums"),
-                )
-                .label(span, "ambiguous")
-                .help(format!(
-                    "it belongs to {}; rename one of the values",
-                    enums.join(" and ")
-                )),
-            );
-            return (Expr::Int(0), Ty::Error);
-        }
-        let locals: Vec<String> = scope.names.iter().map(|x| x.0.clone()).collect();
-        let mut extra: Vec<&str> = CONSTANTS.to_vec();
-        extra.extend(locals.iter().map(String::as_str));
-        self.unknown(n, span, "name", &extra);
-        (Expr::Int(0), Ty::Error)
-    }
-
-    fn field(&mut self, base: &ast::Expr, field: &ast::Name, scope: &mut Scope) -> (Expr, Ty) {
-        let (b, bt) = self.expr(base, scope);
-        match bt {
-            Ty::Player => match self.names.get(&field.text).map(|s| s.0) {
-                Some(Sym::Var(v)) if self.tables.vars[v as usize].per_player => {
-                    self.usage.vars_read[v as usize] = true;
-                    (
-                        Expr::PerPlayer(v, Box::new(b)),
-                        self.tables.vars[v as usize].ty,
-                    )
-                }
-                Some(Sym::Zone(z)) if self.tables.zones[z as usize].per_player => {
-                    self.usage.zones_used[z as usize] = true;
-                    (Expr::Zone(z, Some(Box::new(b))), Ty::Zone)
-                }
-                _ => {
-                    let cands: Vec<String> = self
-                        .tables
-                        .vars
-                        .iter()
-                        .filter(|v| v.per_player)
-                        .map(|v| v.name.clone())
-                        .chain(
-                            self.tables
-                                .zones
-                                .iter()
-                                .filter(|z| z.per_player)
-                                .map(|z| z.name.clone()),
-                        )
-                        .collect();
-                    let help =
-                        crate::diag::did_you_mean(&field.text, cands.iter().map(String::as_str))
-                            .map(|s| format!("did you mean `{s}`?"))
-                            .unwrap_or_else(|| format!("a player has: {}", cands.join(", ")));
-                    self.error(
-                        Diagnostic::error(
-                            code::UNKNOWN_NAME,
-                            format!("players have no `{}`", field.text),
-                        )
-                        .label(field.span, "not a per-player variable or zone")
-                        .help(help),
-                    );
-                    (Expr::Int(0), Ty::Error)
-                }
-            },
-            Ty::Card => match self.tables.attrs.iter().position(|a| a.name == field.text) {
-                Some(a) => (Expr::Attr(a as u16, Box::new(b)), self.tables.attrs[a].ty),
-                None if matches!(self.names.get(&field.text), Some((Sym::Var(v), _)) if self.tables.vars[*v as usize].per_card) =>
-                {
-                    let Some((Sym::Var(v), _)) = self.names.get(&field.text).copied() else {
-                        unreachable!("matched")
-                    };
-                    self.usage.vars_read[v as usize] = true;
-                    (
-                        Expr::PerCard(v, Box::new(b)),
-                        self.tables.vars[v as usize].ty,
-                    )
-                }
-                None => {
-                    let cands: Vec<&str> = self
-                        .tables
-                        .attrs
-                        .iter()
-                        .map(|a| a.name.as_str())
-                        .chain(
-                            self.tables
-                                .vars
-                                .iter()
-                                .filter(|v| v.per_card)
-                                .map(|v| v.name.as_str()),
-                        )
-                        .collect();
-                    let help = crate::diag::did_you_mean(&field.text, cands.iter().copied())
-                        .map(|s| format!("did you mean `{s}`?"))
-                        .unwrap_or_else(|| match cands.is_empty() {
-                            true => "cards have no attributes yet: declare them in a `card` block"
-                                .to_string(),
-                            false => format!("cards have: {}", cands.join(", ")),
-                        });
-                    self.error(
-                        Diagnostic::error(
-                            code::UNKNOWN_NAME,
-                            format!("cards have no attribute `{}`", field.text),
-                        )
-                        .label(field.span, "unknown attribute")
-                        .help(help),
-                    );
-                    (Expr::Int(0), Ty::Error)
-                }
-            },
-            Ty::Error => (Expr::Int(0), Ty::Error),
-            other => {
-                let g = a(&ty_name(self, other));
-                self.error(
-                    Diagnostic::error(code::TYPE_MISMATCH, "type mismatch")
-                        .label(base.span, format!("expected a player or a card, found {g}"))
-                        .help(format!(
-                            "`.{}` needs a player or a card before the dot",
-                            field.text
-                        )),
-                );
-                (Expr::Int(0), Ty::Error)
-            }
-        }
-    }
-
-    /// Expand a user function in place: its parameters stand for the argument expressions.
-    fn call_fn(
+    /// Whether a use of function `f` cannot be expanded: a wrong number of
+    /// arguments, recursion, or too many expansions (each reported).
+    fn expansion_refused(
         &mut self,
         f: u16,
         name: &ast::Name,
-        args: &[ast::Expr],
+        decl: &ast::FnDecl,
+        given: usize,
         span: Span,
-        scope: &mut Scope,
-    ) -> (Expr, Ty) {
-        let (decl, params, ret) = self.funcs[f as usize].clone();
-        if args.len() != params.len() {
+    ) -> bool {
+        if given != decl.params.len() {
             self.error(
                 Diagnostic::error(
                     code::ARITY,
-                    arity_title(&name.text, params.len(), args.len()),
+                    arity_title(&name.text, decl.params.len(), given),
                 )
-                .label(
-                    span,
-                    format!("{} given here", count(args.len(), "argument")),
-                )
+                .label(span, format!("{} given here", count(given, "argument")))
                 .label(decl.name.span, format!("`{}` is declared here", name.text))
                 .help(format!(
                     "pass one value per parameter, in order: `{}({})`",
@@ -451,7 +248,7 @@ impl Checker {
                         .join(", ")
                 )),
             );
-            return (Expr::Int(0), Ty::Error);
+            return true;
         }
         if self.expanding.contains(&f) {
             self.error(
@@ -459,7 +256,7 @@ impl Checker {
                     .label(span, "recursive call")
                     .help("functions are expanded where they are used, so they cannot recurse; use a phase with a loop"),
             );
-            return (Expr::Int(0), Ty::Error);
+            return true;
         }
         self.expansions += 1;
         if self.expanding.len() >= MAX_FN_NESTING || self.expansions > MAX_FN_EXPANSIONS {
@@ -473,6 +270,22 @@ impl Checker {
                         )),
                 );
             }
+            return true;
+        }
+        false
+    }
+
+    /// Expand a user function in place: its parameters stand for the argument expressions.
+    fn call_fn(
+        &mut self,
+        f: u16,
+        name: &ast::Name,
+        args: &[ast::Expr],
+        span: Span,
+        scope: &mut Scope,
+    ) -> (Expr, Ty) {
+        let (decl, params, ret) = self.funcs[f as usize].clone();
+        if self.expansion_refused(f, name, &decl, args.len(), span) {
             return (Expr::Int(0), Ty::Error);
         }
         // Each argument is evaluated once, into a slot of the caller's frame

@@ -42,51 +42,7 @@ impl Checker {
         let mut wildcard = false;
         let mut branches: Vec<(Option<Expr>, Vec<Stmt>)> = Vec::new();
         for arm in arms {
-            let mut cond: Option<Expr> = None;
-            let mut any = false;
-            for v in &arm.values {
-                if v.text == "_" {
-                    any = true;
-                    continue;
-                }
-                let Some(i) = info.values.iter().position(|n| *n == v.text) else {
-                    let mut d = Diagnostic::error(
-                        code::UNKNOWN_NAME,
-                        format!("`{}` is not a value of `{}`", v.text, info.name),
-                    )
-                    .label(v.span, "not one of its values");
-                    d = match did_you_mean(&v.text, info.values.iter().map(String::as_str)) {
-                        Some(s) => d.help(format!("did you mean `{s}`?")),
-                        None => d.help(format!(
-                            "`{}` has the values {}",
-                            info.name,
-                            info.values.join(", ")
-                        )),
-                    };
-                    self.error(d);
-                    continue;
-                };
-                if std::mem::replace(&mut covered[i], true) {
-                    self.error(
-                        Diagnostic::error(
-                            code::MATCHED_TWICE,
-                            format!("`{}` is matched twice", v.text),
-                        )
-                        .label(v.span, "an earlier arm already takes this value")
-                        .help("remove it from this arm: only the first arm that matches runs"),
-                    );
-                    continue;
-                }
-                let test = Expr::Bin(
-                    BinOp::Eq,
-                    Box::new(Expr::Local(slot)),
-                    Box::new(Expr::Int(i as i32)),
-                );
-                cond = Some(match cond {
-                    None => test,
-                    Some(c) => Expr::Bin(BinOp::Or, Box::new(c), Box::new(test)),
-                });
-            }
+            let (cond, any) = self.match_arm(arm, &info, slot, &mut covered);
             let body = self.block_of(&arm.body, scope, ctx);
             if any {
                 wildcard = true;
@@ -96,23 +52,8 @@ impl Checker {
             }
         }
         scope.close();
-        let missing: Vec<&str> = info
-            .values
-            .iter()
-            .zip(&covered)
-            .filter(|(_, c)| !**c)
-            .map(|(n, _)| n.as_str())
-            .collect();
-        if !wildcard && !missing.is_empty() {
-            let word = Span::new(span.start as usize, span.start as usize + "match".len());
-            self.error(
-                Diagnostic::error(
-                    code::MATCH_NOT_COVERING,
-                    format!("this `match` does not cover every value of `{}`", info.name),
-                )
-                .label(word, format!("missing {}", missing.join(", ")))
-                .help("add an arm for each missing value, or `_ => { }` for the rest"),
-            );
+        if !wildcard {
+            self.match_covers(&info, &covered, span);
         }
         let mut chain: Vec<Stmt> = Vec::new();
         for (cond, body) in branches.into_iter().rev() {
@@ -130,5 +71,84 @@ impl Checker {
         }];
         out.extend(chain);
         out
+    }
+
+    /// The condition of one arm (its values `or`ed, each compared with the
+    /// local `slot`), and whether it has `_`. Marks the values in `covered`.
+    fn match_arm(
+        &mut self,
+        arm: &ast::MatchArm,
+        info: &EnumInfo,
+        slot: u16,
+        covered: &mut [bool],
+    ) -> (Option<Expr>, bool) {
+        let mut cond: Option<Expr> = None;
+        let mut any = false;
+        for v in &arm.values {
+            if v.text == "_" {
+                any = true;
+                continue;
+            }
+            let Some(i) = info.values.iter().position(|n| *n == v.text) else {
+                let mut d = Diagnostic::error(
+                    code::UNKNOWN_NAME,
+                    format!("`{}` is not a value of `{}`", v.text, info.name),
+                )
+                .label(v.span, "not one of its values");
+                d = match did_you_mean(&v.text, info.values.iter().map(String::as_str)) {
+                    Some(s) => d.help(format!("did you mean `{s}`?")),
+                    None => d.help(format!(
+                        "`{}` has the values {}",
+                        info.name,
+                        info.values.join(", ")
+                    )),
+                };
+                self.error(d);
+                continue;
+            };
+            if std::mem::replace(&mut covered[i], true) {
+                self.error(
+                    Diagnostic::error(
+                        code::MATCHED_TWICE,
+                        format!("`{}` is matched twice", v.text),
+                    )
+                    .label(v.span, "an earlier arm already takes this value")
+                    .help("remove it from this arm: only the first arm that matches runs"),
+                );
+                continue;
+            }
+            let test = Expr::Bin(
+                BinOp::Eq,
+                Box::new(Expr::Local(slot)),
+                Box::new(Expr::Int(i as i32)),
+            );
+            cond = Some(match cond {
+                None => test,
+                Some(c) => Expr::Bin(BinOp::Or, Box::new(c), Box::new(test)),
+            });
+        }
+        (cond, any)
+    }
+
+    /// Report the values of a `match` without `_` that no arm takes.
+    fn match_covers(&mut self, info: &EnumInfo, covered: &[bool], span: Span) {
+        let missing: Vec<&str> = info
+            .values
+            .iter()
+            .zip(covered)
+            .filter(|(_, c)| !**c)
+            .map(|(n, _)| n.as_str())
+            .collect();
+        if !missing.is_empty() {
+            let word = Span::new(span.start as usize, span.start as usize + "match".len());
+            self.error(
+                Diagnostic::error(
+                    code::MATCH_NOT_COVERING,
+                    format!("this `match` does not cover every value of `{}`", info.name),
+                )
+                .label(word, format!("missing {}", missing.join(", ")))
+                .help("add an arm for each missing value, or `_ => { }` for the rest"),
+            );
+        }
     }
 }

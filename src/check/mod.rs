@@ -6,11 +6,13 @@
 //! variables); `expr.rs` resolves expressions; `stmt.rs` statements and the
 //! whole-program checks (reachability, end condition).
 
+mod arms;
 mod board;
 mod decks;
 mod declare;
 mod expr;
 mod matching;
+mod names;
 mod probe;
 mod stmt;
 

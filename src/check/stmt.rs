@@ -10,8 +10,8 @@ use crate::hir::*;
 use crate::syntax::ast::{self, Item, StmtKind as S};
 
 pub(super) struct Ctx {
-    proc: u16,
-    loops: u32,
+    pub(super) proc: u16,
+    pub(super) loops: u32,
 }
 
 impl Checker {
@@ -90,7 +90,7 @@ impl Checker {
         }
     }
 
-    fn block(&mut self, b: &ast::Block, scope: &mut Scope, ctx: &mut Ctx) -> Vec<Stmt> {
+    pub(super) fn block(&mut self, b: &ast::Block, scope: &mut Scope, ctx: &mut Ctx) -> Vec<Stmt> {
         scope.open();
         let mut out = Vec::new();
         for s in &b.stmts {
@@ -143,6 +143,35 @@ impl Checker {
                     .unwrap_or_default();
                 StmtKind::If(c, t, e)
             }
+            S::Loop(_) | S::While(..) | S::For(..) => self.loop_stmt(&s.kind, scope, ctx),
+            S::Choose {
+                who,
+                arms,
+                otherwise,
+            } => self.choose(who, arms, otherwise.as_ref(), scope, ctx),
+            S::Window {
+                var,
+                from,
+                filter,
+                arms,
+            } => self.window(var, from, filter.as_ref(), arms, scope, ctx),
+            S::Move { .. }
+            | S::Deal(..)
+            | S::Shuffle(_)
+            | S::Swap(..)
+            | S::Peek(..)
+            | S::Reveal(_) => self.effect(&s.kind, scope)?,
+            S::EndGame | S::Leave(_) | S::Return | S::Checkpoint | S::Rollback | S::Break => {
+                self.jump_stmt(&s.kind, s.span, ctx)?
+            }
+            S::Call(n, args) => return self.call_stmt(n, args, s.span, scope, ctx),
+        };
+        Some(Stmt { kind, span: s.span })
+    }
+
+    /// `loop`, `while` and `for`: the body counts as inside a loop (for `break`).
+    fn loop_stmt(&mut self, kind: &S, scope: &mut Scope, ctx: &mut Ctx) -> StmtKind {
+        match kind {
             S::Loop(b) => {
                 ctx.loops += 1;
                 let b = self.block(b, scope, ctx);
@@ -165,25 +194,16 @@ impl Checker {
                 scope.close();
                 StmtKind::For(bind, body)
             }
-            S::Choose {
-                who,
-                arms,
-                otherwise,
-            } => self.choose(who, arms, otherwise.as_ref(), scope, ctx),
-            S::Window {
-                var,
-                from,
-                filter,
-                arms,
-            } => self.window(var, from, filter.as_ref(), arms, scope, ctx),
-            S::Move { .. }
-            | S::Deal(..)
-            | S::Shuffle(_)
-            | S::Swap(..)
-            | S::Peek(..)
-            | S::Reveal(_) => self.effect(&s.kind, scope)?,
+            _ => unreachable!("a loop statement"),
+        }
+    }
+
+    /// Statements that leave or end something: `end game`, `leave`,
+    /// `return`, `break`, `checkpoint` and `rollback`.
+    fn jump_stmt(&mut self, kind: &S, span: Span, ctx: &mut Ctx) -> Option<StmtKind> {
+        Some(match kind {
             S::EndGame => {
-                self.ends.push((ctx.proc, s.span));
+                self.ends.push((ctx.proc, span));
                 StmtKind::EndGame
             }
             S::Leave(n) => match self.names.get(&n.text) {
@@ -199,62 +219,15 @@ impl Checker {
             S::Break => {
                 if ctx.loops == 0 {
                     self.error(
-                        Diagnostic::error(code::BREAK_OUTSIDE_LOOP, "`break` outside a loop")
-                            .label(s.span, "nothing to break out of")
-                            .help("use `return` to leave a phase, or `leave NAME` to end an enclosing phase"),
-                    );
+                            Diagnostic::error(code::BREAK_OUTSIDE_LOOP, "`break` outside a loop")
+                                .label(span, "nothing to break out of")
+                                .help("use `return` to leave a phase, or `leave NAME` to end an enclosing phase"),
+                        );
                 }
                 StmtKind::Break
             }
-            S::Call(n, args) => return self.call_stmt(n, args, s.span, scope, ctx),
-        };
-        Some(Stmt { kind, span: s.span })
-    }
-
-    /// A `choose`: the player, then each arm in its own scope.
-    fn choose(
-        &mut self,
-        who: &ast::Expr,
-        arms: &[ast::OptionArm],
-        otherwise: Option<&ast::Block>,
-        scope: &mut Scope,
-        ctx: &mut Ctx,
-    ) -> StmtKind {
-        let who = self.expect(who, Ty::Player, scope, "the player who chooses");
-        let arms = arms.iter().map(|a| self.arm(a, scope, ctx)).collect();
-        let otherwise = otherwise.map(|b| self.block(b, scope, ctx));
-        StmtKind::Choose {
-            who,
-            arms,
-            otherwise,
-        }
-    }
-
-    /// A reaction `window`: a loop over the players in order from `from`.
-    fn window(
-        &mut self,
-        var: &ast::Name,
-        from: &ast::Expr,
-        filter: Option<&ast::Expr>,
-        arms: &[ast::OptionArm],
-        scope: &mut Scope,
-        ctx: &mut Ctx,
-    ) -> StmtKind {
-        let from = self.expect(from, Ty::Player, scope, "the first player of a window");
-        scope.open();
-        let slot = scope.push(&var.text, Ty::Player);
-        let filter = filter.map(|f| self.expect(f, Ty::Bool, scope, "a `where` filter"));
-        // `break` inside a window arm would leave the window: count it as a loop.
-        ctx.loops += 1;
-        let arms = arms.iter().map(|a| self.arm(a, scope, ctx)).collect();
-        ctx.loops -= 1;
-        scope.close();
-        StmtKind::Window {
-            slot,
-            from,
-            filter,
-            arms,
-        }
+            _ => unreachable!("a jump statement"),
+        })
     }
 
     /// A statement that changes the table: move, deal, shuffle, swap, peek, reveal.
@@ -435,44 +408,6 @@ impl Checker {
         self.expr(&e, scope)
     }
 
-    fn bind(&mut self, b: &ast::Binding, scope: &mut Scope) -> Bind {
-        let (coll, el) = self.collection(&b.coll, scope);
-        let slot = scope.push(&b.var.text, el);
-        let filter = b
-            .filter
-            .as_ref()
-            .map(|f| self.expect(f, Ty::Bool, scope, "a `where` filter"));
-        Bind { slot, coll, filter }
-    }
-
-    fn arm(&mut self, a: &ast::OptionArm, scope: &mut Scope, ctx: &mut Ctx) -> Arm {
-        scope.open();
-        let bind = a.binding.as_ref().map(|b| self.bind(b, scope));
-        let guard = a
-            .guard
-            .as_ref()
-            .map(|g| self.expect(g, Ty::Bool, scope, "a `when` guard"));
-        let mut label = Vec::new();
-        for part in &a.label.parts {
-            match part {
-                ast::InterpPart::Text(t) => label.push(LabelPart::Text(t.clone())),
-                ast::InterpPart::Expr(e) => {
-                    let (x, t) = self.expr(e, scope);
-                    label.push(LabelPart::Expr(x, t));
-                }
-            }
-        }
-        let body = self.block(&a.body, scope, ctx);
-        scope.close();
-        Arm {
-            label,
-            bind,
-            guard,
-            body,
-            span: a.span,
-        }
-    }
-
     fn call_stmt(
         &mut self,
         n: &ast::Name,
@@ -513,37 +448,7 @@ impl Checker {
         // Even a wrong call makes the phase reachable: no second warning.
         self.calls.push((ctx.proc, id));
         if params.len() != args.len() {
-            let names = &self.procs[id as usize].local_names;
-            let shown: Vec<String> = params
-                .iter()
-                .enumerate()
-                .map(|(i, t)| {
-                    format!(
-                        "{}: {}",
-                        names.get(i).map_or("_", String::as_str),
-                        ty_name(self, *t)
-                    )
-                })
-                .collect();
-            let call: Vec<&str> = (0..params.len())
-                .map(|i| names.get(i).map_or("_", String::as_str))
-                .collect();
-            self.error(
-                Diagnostic::error(code::ARITY, arity_title(&n.text, params.len(), args.len()))
-                    .label(
-                        span,
-                        format!("{} given here", count(args.len(), "argument")),
-                    )
-                    .label(
-                        self.procs[id as usize].span,
-                        format!("`{}` is declared with ({})", n.text, shown.join(", ")),
-                    )
-                    .help(format!(
-                        "pass one value per parameter, in order: `{}({})`",
-                        n.text,
-                        call.join(", ")
-                    )),
-            );
+            self.call_arity(n, id, &params, args.len(), span);
             return None;
         }
         let xs = args
@@ -555,6 +460,38 @@ impl Checker {
             kind: StmtKind::Call(id, xs),
             span,
         })
+    }
+
+    /// A call with the wrong number of arguments: the parameters, as declared.
+    fn call_arity(&mut self, n: &ast::Name, id: u16, params: &[Ty], given: usize, span: Span) {
+        let names = &self.procs[id as usize].local_names;
+        let shown: Vec<String> = params
+            .iter()
+            .enumerate()
+            .map(|(i, t)| {
+                format!(
+                    "{}: {}",
+                    names.get(i).map_or("_", String::as_str),
+                    ty_name(self, *t)
+                )
+            })
+            .collect();
+        let call: Vec<&str> = (0..params.len())
+            .map(|i| names.get(i).map_or("_", String::as_str))
+            .collect();
+        self.error(
+            Diagnostic::error(code::ARITY, arity_title(&n.text, params.len(), given))
+                .label(span, format!("{} given here", count(given, "argument")))
+                .label(
+                    self.procs[id as usize].span,
+                    format!("`{}` is declared with ({})", n.text, shown.join(", ")),
+                )
+                .help(format!(
+                    "pass one value per parameter, in order: `{}({})`",
+                    n.text,
+                    call.join(", ")
+                )),
+        );
     }
 
     /// Reachability from `start` (and from reactions), and the end condition.

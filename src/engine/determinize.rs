@@ -174,7 +174,7 @@ impl State {
     }
 
     /// Whether arm `arm` of the pending choice binds a card.
-    fn binds_card(&self, game: &Game, arm: u16) -> bool {
+    pub(super) fn binds_card(&self, game: &Game, arm: u16) -> bool {
         let Some(fr) = self.frames.last() else {
             return false;
         };
@@ -182,10 +182,11 @@ impl State {
         let Some(Node::Choose { arms, .. }) = phase.nodes.get(fr.pc as usize) else {
             return false;
         };
-        let Some(bind) = arms.get(arm as usize).and_then(|a| a.bind.as_ref()) else {
+        let Some(a) = arms.get(arm as usize) else {
             return false;
         };
-        is_card_coll(&bind.coll)
+        // A two-source arm's value is a pair, not a card: keyed as it is.
+        a.also.is_none() && a.bind.as_ref().is_some_and(|b| is_card_coll(&b.coll))
     }
 }
 
@@ -263,6 +264,12 @@ pub fn card_locals(game: &Game) -> Vec<Vec<bool>> {
                                     mark(&mut slots, pi, b.slot);
                                 }
                                 exprs.push(&b.coll);
+                            }
+                            if let Some((slot, coll)) = &a.also {
+                                if is_card_coll(coll) {
+                                    mark(&mut slots, pi, *slot);
+                                }
+                                exprs.push(coll);
                             }
                         }
                     }

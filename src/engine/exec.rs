@@ -8,7 +8,7 @@ use super::eval::{Coll, Ev, Fault, add, sub};
 use super::program::Program;
 use super::state::{Frame, State};
 use crate::check::hir::{Place, ProcKind};
-use crate::graph::Node;
+use crate::graph::{Node, pack_pair, unpack_pair};
 use crate::syntax::ast::AssignOp;
 use serde::{Deserialize, Serialize};
 
@@ -480,6 +480,23 @@ impl State {
                     let coll: Coll = ev.coll(&b.coll)?;
                     let go_on = coll.try_for_each(g, &self.core, |v| {
                         ev.locals[b.slot as usize] = v;
+                        if let Some((slot, also)) = &arm.also {
+                            // A second source: one action per pair of values.
+                            let inner: Coll = ev.coll(also)?;
+                            return inner.try_for_each(g, &self.core, |w| {
+                                ev.locals[*slot as usize] = w;
+                                for cond in [&b.filter, &arm.guard].into_iter().flatten() {
+                                    if ev.eval(cond)? == 0 {
+                                        return Ok(true);
+                                    }
+                                }
+                                let value = pack_pair(v, w).ok_or(Fault::PairOutOfRange)?;
+                                Ok(f(Action {
+                                    arm: i as u16,
+                                    value,
+                                }))
+                            });
+                        }
                         if let Some(flt) = &b.filter
                             && ev.eval(flt)? == 0
                         {
@@ -532,7 +549,15 @@ impl State {
         } else {
             let arm = &arms[a.arm as usize];
             if let Some(b) = &arm.bind {
-                self.locals[fr.base as usize + b.slot as usize] = a.value;
+                let base = fr.base as usize;
+                match &arm.also {
+                    Some((slot, _)) => {
+                        let (v, w) = unpack_pair(a.value);
+                        self.locals[base + b.slot as usize] = v;
+                        self.locals[base + *slot as usize] = w;
+                    }
+                    None => self.locals[base + b.slot as usize] = a.value,
+                }
             }
             self.set_pc(arm.target);
         }

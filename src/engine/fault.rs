@@ -41,6 +41,8 @@ pub enum Fault {
     /// Explicit-chance mode: a `random(lo, hi)` with more outcomes than
     /// [`super::chance::MAX_CHANCE_OUTCOMES`].
     ChanceTooWide,
+    /// An option with two sources binds a value outside `0..=65535`.
+    PairOutOfRange,
 }
 
 impl Fault {
@@ -77,6 +79,9 @@ impl Fault {
             Fault::Chance => "a random draw waits for its outcome (explicit-chance mode)",
             Fault::ChanceTooWide => {
                 "random(lo, hi) has more than 65536 outcomes, too many for explicit-chance mode"
+            }
+            Fault::PairOutOfRange => {
+                "an option with two sources binds a value outside 0..65535 (a negative or very large number?)"
             }
         }
     }

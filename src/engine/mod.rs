@@ -13,6 +13,7 @@ mod coll;
 mod compile;
 mod compile_call;
 mod determinize;
+mod distinct;
 mod eval;
 mod evaluate;
 mod exec;

@@ -48,6 +48,9 @@ struct ArmIds {
     base: u32,
     offset: i32,
     width: u32,
+    /// For a two-source arm, the second source's (offset, width): ids
+    /// run over the pairs, the second value fastest. (0, 0) otherwise.
+    second: (i32, u32),
 }
 
 /// A dense, global numbering of every action of a game at one player
@@ -71,7 +74,11 @@ impl ActionSpace {
                 let Node::Choose { arms: a, pass, .. } = node else {
                     continue;
                 };
-                let mut push = |arm: u16, offset: i32, width: u32| {
+                let mut push = |arm: u16, (offset, first): (i32, u32), second: (i32, u32)| {
+                    let width = match second.1 {
+                        0 => first,
+                        w => first.saturating_mul(w).min(MAX_ARM_WIDTH),
+                    };
                     arms.push(ArmIds {
                         phase: pi as u16,
                         node: ni as u32,
@@ -79,18 +86,23 @@ impl ActionSpace {
                         base: next,
                         offset,
                         width,
+                        second,
                     });
                     next = next.saturating_add(width);
                 };
                 for (ai, arm) in a.iter().enumerate() {
-                    let (offset, width) = match &arm.bind {
+                    let first = match &arm.bind {
                         None => (0, 1),
                         Some(b) => domain(t, players, &b.coll),
                     };
-                    push(ai as u16, offset, width);
+                    let second = match &arm.also {
+                        None => (0, 0),
+                        Some((_, coll)) => domain(t, players, coll),
+                    };
+                    push(ai as u16, first, second);
                 }
                 if pass.is_some() {
-                    push(Action::PASS, 0, 1);
+                    push(Action::PASS, (0, 1), (0, 0));
                 }
             }
         }
@@ -116,7 +128,17 @@ impl ActionSpace {
             .binary_search_by(|a| (a.phase, a.node, a.arm).cmp(&(phase, node, action.arm)))
             .ok()?;
         let a = &self.arms[at];
-        let k = i64::from(action.value) - i64::from(a.offset);
+        let k = match a.second {
+            (_, 0) => i64::from(action.value) - i64::from(a.offset),
+            (off, w) => {
+                let (v, x) = crate::graph::unpack_pair(action.value);
+                let k2 = i64::from(x) - i64::from(off);
+                if !(0..i64::from(w)).contains(&k2) {
+                    return None;
+                }
+                (i64::from(v) - i64::from(a.offset)) * i64::from(w) + k2
+            }
+        };
         (0..i64::from(a.width))
             .contains(&k)
             .then(|| a.base + k as u32)
@@ -131,11 +153,16 @@ impl ActionSpace {
         if (a.phase, a.node) != (phase, node) || id - a.base >= a.width {
             return None;
         }
-        let value = i64::from(a.offset) + i64::from(id - a.base);
-        Some(Action {
-            arm: a.arm,
-            value: i32::try_from(value).ok()?,
-        })
+        let k = i64::from(id - a.base);
+        let value = match a.second {
+            (_, 0) => i32::try_from(i64::from(a.offset) + k).ok()?,
+            (off, w) => {
+                let v = i32::try_from(i64::from(a.offset) + k / i64::from(w)).ok()?;
+                let x = i32::try_from(i64::from(off) + k % i64::from(w)).ok()?;
+                crate::graph::pack_pair(v, x)?
+            }
+        };
+        Some(Action { arm: a.arm, value })
     }
 
     /// The ids of the legal actions, in the order of `legal_actions`; an

@@ -99,7 +99,14 @@ impl State {
         };
         let mut locals = self.locals[fr.base as usize..].to_vec();
         if let Some(b) = &arm.bind {
-            locals[b.slot as usize] = action.value;
+            match &arm.also {
+                Some((slot, _)) => {
+                    let (v, w) = crate::graph::unpack_pair(action.value);
+                    locals[b.slot as usize] = v;
+                    locals[*slot as usize] = w;
+                }
+                None => locals[b.slot as usize] = action.value,
+            }
         }
         let mut out = String::new();
         for part in &arm.label {

@@ -4,9 +4,19 @@
 //! `explain` and `trace` can point back at the rules file. The graph is
 //! serde-serializable and printable as DOT and RON (`print.rs`).
 
+mod overview;
 mod print;
 
+pub use overview::overview;
 pub use print::{describe, fmt_expr, to_dot, to_ron};
+
+/// The index of the phase (or turn, or reaction) named `name`; `start` is 0.
+pub fn phase_named(g: &Graph, name: &str) -> Option<u16> {
+    g.phases
+        .iter()
+        .position(|p| p.name == name)
+        .map(|i| i as u16)
+}
 
 use crate::diag::Span;
 use crate::hir::{self, Bind, Expr, Hir, LabelPart, Place, ProcKind, StmtKind, Tables, Ty};
@@ -20,8 +30,27 @@ pub type NodeId = u32;
 pub struct Arm {
     pub label: Vec<LabelPart>,
     pub bind: Option<Bind>,
+    /// A second source (slot, collection): the arm offers one action per
+    /// pair of values, its value packed by [`pack_pair`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub also: Option<(u16, Expr)>,
     pub guard: Option<Expr>,
     pub target: NodeId,
+}
+
+/// The action value of a two-source arm: both values (each in
+/// `0..=65535`: cards, players, cells, enum values, small numbers) in one
+/// `i32`, the first in the low half. `None` when one does not fit.
+pub fn pack_pair(first: i32, second: i32) -> Option<i32> {
+    let a = u16::try_from(first).ok()?;
+    let b = u16::try_from(second).ok()?;
+    Some((u32::from(a) | (u32::from(b) << 16)) as i32)
+}
+
+/// The two values [`pack_pair`] packed.
+pub fn unpack_pair(value: i32) -> (i32, i32) {
+    let v = value as u32;
+    ((v & 0xffff) as i32, (v >> 16) as i32)
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -236,6 +265,7 @@ impl Lower {
             out.push(Arm {
                 label: a.label.clone(),
                 bind: a.bind.clone(),
+                also: a.also.clone(),
                 guard: a.guard.clone(),
                 target: self.here(),
             });

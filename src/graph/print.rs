@@ -1,7 +1,9 @@
 //! Printing the action graph: expressions back to readable text, the whole
-//! graph as Graphviz DOT (one cluster per phase) or as RON.
+//! graph (or some phases) as Graphviz DOT (one cluster per phase, each node
+//! with its source line) or as RON. The one-screen overview is `overview.rs`.
 
 use super::{Graph, Node, Phase};
+use crate::diag::Span;
 use crate::hir::{Builtin, Expr, LabelPart, Place, Tables};
 use crate::syntax::ast::{AggKind, AssignOp, BinOp};
 use std::fmt::Write;
@@ -187,15 +189,23 @@ fn esc(s: &str) -> String {
 }
 
 /// The graph in Graphviz DOT: a cluster per phase, solid edges for control
-/// flow, labelled edges for choice arms, dashed edges for calls.
-pub fn to_dot(g: &Graph) -> String {
+/// flow, labelled edges for choice arms, dashed edges for calls. Each node
+/// shows its index and its line in the rules file (`line` turns a span into
+/// it). With `only`, just those phases (by index); a phase they call is a
+/// dashed oval.
+pub fn to_dot(g: &Graph, only: Option<&[u16]>, line: &dyn Fn(Span) -> usize) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "digraph \"{}\" {{", esc(&g.tables.name));
     let _ = writeln!(
         out,
         "  node [shape=box, fontname=\"monospace\", fontsize=10];"
     );
+    let shown = |i: usize| only.is_none_or(|o| o.contains(&(i as u16)));
+    let mut outside: Vec<u16> = Vec::new();
     for (pi, p) in g.phases.iter().enumerate() {
+        if !shown(pi) {
+            continue;
+        }
         let _ = writeln!(out, "  subgraph cluster_{pi} {{");
         let _ = writeln!(out, "    label=\"{:?} {}\";", p.kind, esc(&p.name));
         for (ni, n) in p.nodes.iter().enumerate() {
@@ -204,68 +214,96 @@ pub fn to_dot(g: &Graph) -> String {
                 Node::EndGame | Node::Return | Node::Leave(_) => ", shape=oval",
                 _ => "",
             };
+            let at = p.spans.get(ni).map_or(0, |sp| line(*sp));
             let _ = writeln!(
                 out,
-                "    p{pi}n{ni} [label=\"{ni}: {}\"{shape}];",
+                "    p{pi}n{ni} [label=\"{ni} (line {at}): {}\"{shape}];",
                 esc(&describe(g, p, n))
             );
         }
         let _ = writeln!(out, "  }}");
-        for (ni, n) in p.nodes.iter().enumerate() {
-            let next = ni + 1;
-            let edge = |out: &mut String, to: u32, label: &str| {
-                let _ = writeln!(
-                    out,
-                    "  p{pi}n{ni} -> p{pi}n{to} [label=\"{}\"];",
-                    esc(label)
-                );
-            };
-            match n {
-                Node::Jump(t) => edge(&mut out, *t, ""),
-                Node::JumpIfNot(_, t) => {
-                    edge(&mut out, next as u32, "yes");
-                    edge(&mut out, *t, "no");
-                }
-                Node::ForNext { exit, .. } => {
-                    edge(&mut out, next as u32, "each");
-                    edge(&mut out, *exit, "done");
-                }
-                Node::Exit { target, .. } => edge(&mut out, *target, ""),
-                Node::Choose {
-                    arms,
-                    otherwise,
-                    pass,
-                    ..
-                } => {
-                    for a in arms {
-                        edge(
-                            &mut out,
-                            a.target,
-                            &fmt_label(&g.tables, &p.local_names, &a.label),
-                        );
-                    }
-                    if let Some(o) = otherwise {
-                        edge(&mut out, *o, "otherwise");
-                    }
-                    if let Some(ps) = pass {
-                        edge(&mut out, *ps, "pass");
-                    }
-                }
-                Node::EndGame | Node::Return | Node::Leave(_) => {}
-                Node::Call(callee, _) => {
-                    edge(&mut out, next as u32, "");
-                    let _ = writeln!(out, "  p{pi}n{ni} -> p{callee}n0 [style=dashed];");
-                }
-                _ => edge(&mut out, next as u32, ""),
+        for callee in dot_edges(&mut out, g, pi, p) {
+            if !shown(callee as usize) && !outside.contains(&callee) {
+                outside.push(callee);
             }
         }
+    }
+    for callee in outside {
+        let name = &g.phases[callee as usize].name;
+        let _ = writeln!(
+            out,
+            "  p{callee}n0 [label=\"{}\", shape=oval, style=dashed];",
+            esc(name)
+        );
     }
     out.push_str("}\n");
     out
 }
 
-/// The graph as pretty RON.
-pub fn to_ron(g: &Graph) -> String {
-    ron::ser::to_string_pretty(g, ron::ser::PrettyConfig::default())
-        .unwrap_or_else(|e| format!("// {e}\n"))
+/// The edges leaving the nodes of phase `pi`; returns the phases it calls.
+fn dot_edges(out: &mut String, g: &Graph, pi: usize, p: &Phase) -> Vec<u16> {
+    let mut calls = Vec::new();
+    for (ni, n) in p.nodes.iter().enumerate() {
+        let next = ni + 1;
+        let edge = |out: &mut String, to: u32, label: &str| {
+            let _ = writeln!(
+                out,
+                "  p{pi}n{ni} -> p{pi}n{to} [label=\"{}\"];",
+                esc(label)
+            );
+        };
+        match n {
+            Node::Jump(t) => edge(out, *t, ""),
+            Node::JumpIfNot(_, t) => {
+                edge(out, next as u32, "yes");
+                edge(out, *t, "no");
+            }
+            Node::ForNext { exit, .. } => {
+                edge(out, next as u32, "each");
+                edge(out, *exit, "done");
+            }
+            Node::Exit { target, .. } => edge(out, *target, ""),
+            Node::Choose {
+                arms,
+                otherwise,
+                pass,
+                ..
+            } => {
+                for a in arms {
+                    edge(
+                        out,
+                        a.target,
+                        &fmt_label(&g.tables, &p.local_names, &a.label),
+                    );
+                }
+                if let Some(o) = otherwise {
+                    edge(out, *o, "otherwise");
+                }
+                if let Some(ps) = pass {
+                    edge(out, *ps, "pass");
+                }
+            }
+            Node::EndGame | Node::Return | Node::Leave(_) => {}
+            Node::Call(callee, _) => {
+                edge(out, next as u32, "");
+                let _ = writeln!(out, "  p{pi}n{ni} -> p{callee}n0 [style=dashed];");
+                calls.push(*callee);
+            }
+            _ => edge(out, next as u32, ""),
+        }
+    }
+    calls
+}
+
+/// The graph as pretty RON; with `only`, just those phases.
+pub fn to_ron(g: &Graph, only: Option<&[u16]>) -> String {
+    let cfg = ron::ser::PrettyConfig::default();
+    let text = match only {
+        None => ron::ser::to_string_pretty(g, cfg),
+        Some(o) => {
+            let phases: Vec<&Phase> = o.iter().map(|&i| &g.phases[i as usize]).collect();
+            ron::ser::to_string_pretty(&phases, cfg)
+        }
+    };
+    text.unwrap_or_else(|e| format!("// {e}\n"))
 }

@@ -224,6 +224,10 @@ pub struct Bind {
 pub struct Arm {
     pub label: Vec<LabelPart>,
     pub bind: Option<Bind>,
+    /// The second source of a two-source arm (`for q in players, g in Role`):
+    /// its slot and collection, bound for each value of `bind` (whose filter
+    /// then sees both).
+    pub also: Option<(u16, Expr)>,
     pub guard: Option<Expr>,
     pub body: Vec<Stmt>,
     pub span: Span,

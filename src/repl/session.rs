@@ -163,8 +163,10 @@ impl Session {
         }
     }
 
+    /// The moves offered: the legal actions with identical moves (cards
+    /// nobody can tell apart) listed once.
     pub fn legal(&self) -> Vec<Action> {
-        self.state.legal_actions(&self.game)
+        self.state.distinct_actions(&self.game)
     }
 
     /// Labels of the legal moves, as the chooser sees them.
@@ -193,7 +195,7 @@ impl Session {
     ) -> Result<Option<State>, String> {
         let player = self.state.chooser().unwrap_or(0);
         let label = self.state.label(&self.game, action);
-        if !self.legal().contains(&action) {
+        if !self.state.legal_actions(&self.game).contains(&action) {
             return Err(format!("that move is not legal now (P{player}: {label})"));
         }
         let mut next = self.state.clone();

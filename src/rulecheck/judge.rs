@@ -8,7 +8,7 @@
 //! some of the values (`set_size[o]` for `o = cloak` only).
 
 use super::values::{Abs, Site, Val, Values, bind_values, compare, enum_of, is_cmp};
-use crate::check::hir::{Expr, Hir, Place, Stmt, StmtKind};
+use crate::check::hir::{Bind, Expr, Hir, Place, Stmt, StmtKind};
 use crate::diag::Span;
 use crate::graph::fmt_expr;
 use crate::syntax::ast::{AggKind, BinOp};
@@ -148,6 +148,17 @@ impl Judge<'_> {
                 for a in arms {
                     let at = first_line(self.text, a.span);
                     if let Some(bind) = &a.bind {
+                        if let Some((slot, coll)) = &a.also {
+                            // A second source: all its values (the first unknown).
+                            Values::set_local(env, bind.slot, None);
+                            let all = Bind {
+                                slot: *slot,
+                                coll: coll.clone(),
+                                filter: None,
+                            };
+                            let w = bind_values(&self.v, &all, env);
+                            self.bind(*slot, coll, w, env);
+                        }
                         let v = bind_values(&self.v, bind, env);
                         self.bind(bind.slot, &bind.coll, v, env);
                     }

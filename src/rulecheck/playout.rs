@@ -104,10 +104,12 @@ impl Observer for Watch<'_> {
         self.stats.nodes[self.layout.node(phase, node)] += 1;
     }
 
-    fn decision(&mut self, _: &Game, state: &State, legal: &[Action], pick: usize) {
+    fn decision(&mut self, game: &Game, state: &State, legal: &[Action], pick: usize) {
         self.stats.choices += 1;
-        self.stats.offered += legal.len() as u64;
-        self.stats.forced += u64::from(legal.len() == 1);
+        // Branching counts distinct moves: identical cards are one move.
+        let distinct = state.distinct_count(game, legal);
+        self.stats.offered += distinct as u64;
+        self.stats.forced += u64::from(distinct == 1);
         if self.first.is_none() {
             self.first = state.chooser();
         }
@@ -174,6 +176,7 @@ pub fn play(
     let mut agents: Vec<Box<dyn Agent + Send>> = (0..t.players)
         .map(|p| t.agent.build(agent_seed(seed, p)))
         .collect();
+    let distinct = vec![t.agent != AgentKind::Random; t.players];
     let mut w = Watch {
         layout: t.layout,
         stats,
@@ -188,7 +191,7 @@ pub fn play(
     let played = playout::play(
         game,
         (t.players, seed, t.options),
-        &mut seats(&mut agents),
+        &mut seats(&mut agents, distinct),
         &mut w,
         buf,
         Some(t.max_decisions),

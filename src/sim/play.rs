@@ -122,6 +122,9 @@ pub fn play_game(
     let mut agents: Vec<Box<dyn Agent + Send>> = (0..cfg.players)
         .map(|p| cfg.seat_agent(p, index).build(agent_seed(seed, p)))
         .collect();
+    let distinct: Vec<bool> = (0..cfg.players)
+        .map(|p| cfg.seat_agent(p, index) != AgentKind::Random)
+        .collect();
     let mut obs = Watch {
         check_conservation: cfg.check_conservation,
         watch,
@@ -139,7 +142,7 @@ pub fn play_game(
     let played = playout::play(
         game,
         (cfg.players, seed, &cfg.options),
-        &mut seats(&mut agents),
+        &mut seats(&mut agents, distinct),
         &mut obs,
         buf,
         Some(cfg.max_decisions),
@@ -183,11 +186,34 @@ pub fn play_game(
     result
 }
 
-/// Each seat's agent picks its move.
+/// Each seat's agent picks its move. A seat whose `distinct` flag is set
+/// (a searching agent) is offered identical moves once (cards nobody can
+/// tell apart, see `State::distinct_actions`) and its pick is mapped back
+/// to the legal list; a random agent picks from the whole list, so seeded
+/// random games (and the golden logs) play as they always have.
 pub fn seats<'a>(
     agents: &'a mut [Box<dyn Agent + Send>],
+    distinct: Vec<bool>,
 ) -> impl FnMut(&Game, &State, usize, &[Action]) -> usize + 'a {
-    move |game, state, seat, legal| agents[seat].choose(game, state, legal)
+    let mut offered: Vec<Action> = Vec::new();
+    move |game, state, seat, legal| {
+        if !distinct.get(seat).copied().unwrap_or(false) {
+            return agents[seat].choose(game, state, legal);
+        }
+        offered.clear();
+        for a in legal {
+            if !offered.iter().any(|b| state.same_move(game, *b, *a)) {
+                offered.push(*a);
+            }
+        }
+        if offered.len() == legal.len() {
+            return agents[seat].choose(game, state, legal);
+        }
+        let pick = offered[agents[seat]
+            .choose(game, state, &offered)
+            .min(offered.len() - 1)];
+        legal.iter().position(|a| *a == pick).unwrap_or(0)
+    }
 }
 
 /// What a batch game watches: the trace callback, and card conservation

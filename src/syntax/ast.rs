@@ -246,6 +246,9 @@ pub struct Binding {
 pub struct OptionArm {
     pub label: Interp,
     pub binding: Option<Binding>,
+    /// The second source of `for q in players, g in Role where ...`: bound
+    /// after the first (which it may use); the binding's filter sees both.
+    pub also: Option<(Name, Expr)>,
     pub guard: Option<Expr>,
     pub body: Block,
     pub span: Span,

@@ -321,6 +321,9 @@ fn arm_children<'a>(arm: &'a super::ast::OptionArm, d: usize, work: &mut Vec<(No
             work.push((Node::Expr(x), d + 1));
         }
     }
+    if let Some((_, also)) = &arm.also {
+        work.push((Node::Expr(also), d + 1));
+    }
     if let Some(binding) = &arm.binding {
         work.push((Node::Expr(&binding.coll), d + 1));
         work.extend(binding.filter.iter().map(|x| (Node::Expr(x), d + 1)));

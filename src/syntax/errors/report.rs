@@ -43,6 +43,7 @@ fn describe(rule: &Rule) -> Option<&'static str> {
         deck_size => "`size`",
         filter => "`where`",
         binding => "`for`",
+        binding_also => "`,` and a second source",
         guard => "`when`",
         at_end => "`at top` or `at bottom`",
         per_player => "`per player`",

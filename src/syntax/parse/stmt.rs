@@ -17,14 +17,6 @@ impl Builder {
         p.map(|f| self.expr(f.into_inner().next().expect("expr")))
     }
 
-    pub(super) fn binding(&mut self, p: Pair<Rule>) -> Binding {
-        let mut i = p.into_inner();
-        let var = self.name(i.next().expect("var"));
-        let coll = self.expr(i.next().expect("coll"));
-        let filter = self.filter(i.next());
-        Binding { var, coll, filter }
-    }
-
     pub(super) fn stmt(&mut self, p: Pair<Rule>) -> Stmt {
         let span = self.span(&p);
         let rule = p.as_rule();
@@ -204,13 +196,27 @@ impl Builder {
         let mut arm = OptionArm {
             label,
             binding: None,
+            also: None,
             guard: None,
             body: Block::default(),
             span,
         };
         for part in i {
             match part.as_rule() {
-                Rule::binding => arm.binding = Some(self.binding(part)),
+                Rule::binding => {
+                    let mut i = part.into_inner();
+                    let var = self.name(i.next().expect("var"));
+                    let coll = self.expr(i.next().expect("coll"));
+                    let mut next = i.next();
+                    if let Some(also) = next.clone().filter(|n| n.as_rule() == Rule::binding_also) {
+                        let mut j = also.into_inner();
+                        let v = self.name(j.next().expect("var"));
+                        arm.also = Some((v, self.expr(j.next().expect("coll"))));
+                        next = i.next();
+                    }
+                    let filter = self.filter(next);
+                    arm.binding = Some(Binding { var, coll, filter });
+                }
                 Rule::guard => arm.guard = Some(self.expr(part.into_inner().next().expect("e"))),
                 _ => arm.body = self.block(part),
             }
