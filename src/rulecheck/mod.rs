@@ -16,8 +16,12 @@
 //! `playout.rs` plays one game, `simulate.rs` a column on all cores,
 //! `stats.rs` holds the mergeable counts, `part.rs` the shard files that
 //! `rulecheck merge` combines; `report.rs` and `table.rs` render reports
-//! and the design metrics, `json.rs` emits them as JSON, `flow.rs` holds the
-//! control-flow analysis the lints share.
+//! and the design metrics, `json.rs` emits them as JSON, `html.rs` as a
+//! page with the charts of `charts.rs`, `flow.rs` holds the control-flow
+//! analysis the lints share. `balance.rs` turns win counts into findings,
+//! `compare.rs` and `classify.rs` judge a variant against its base,
+//! `seen.rs` finds the values a never-true condition took, `fires.rs`
+//! counts how often each rule fired.
 //!
 //! ```no_run
 //! use grail::rulecheck::{check_paths, Config};
@@ -27,13 +31,19 @@
 //! ```
 
 mod allow;
+mod balance;
+pub mod charts;
+mod classify;
+mod compare;
 mod cycle;
 mod exits;
 pub mod explore;
 mod explore_report;
 mod explore_run;
+mod fires;
 mod flow;
 mod gate;
+mod html;
 mod json;
 mod json_sim;
 mod judge;
@@ -43,6 +53,7 @@ pub mod plan;
 mod playout;
 mod report;
 mod run;
+mod seen;
 mod simulate;
 pub mod split;
 pub mod stats;
@@ -60,6 +71,8 @@ pub use report::Verdict;
 pub use run::{Run, SimSection, prepare};
 pub use simulate::with_jobs;
 pub use split::Parts;
+pub use compare::Delta;
+pub use fires::Fire;
 pub use verdicts::{Evidence, INLINE_MOVES};
 
 use crate::diag::code;
