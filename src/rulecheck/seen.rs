@@ -30,7 +30,12 @@ fn sides(e: &Expr) -> Vec<&Expr> {
                 BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge
             ) =>
         {
-            vec![a, b]
+            // a literal says nothing the condition does not
+            [a, b]
+                .into_iter()
+                .filter(|x| !matches!(x.as_ref(), Expr::Int(_)))
+                .map(|x| x.as_ref())
+                .collect()
         }
         _ => vec![e],
     }

@@ -173,9 +173,12 @@ fn gated_note(input: &Input, g: &Gated) -> String {
         .collect::<std::collections::BTreeSet<_>>()
         .into_iter()
         .collect();
+    let place = match super::split::Parts::of(&input.cx.source) {
+        Some(p) => p.where_is(g.span.start),
+        None => format!("line {}", input.cx.source.line_of(g.span.start)),
+    };
     format!(
-        "line {} never ran: it needs a condition on {} that fails with {first} = {} (check it with --vary {first}=...)",
-        input.cx.source.line_of(g.span.start),
+        "{place} never ran: it needs a condition on {} that fails with {first} = {} (check it with --vary {first}=...)",
         names.join(" and "),
         values.join(" or "),
     )
