@@ -90,6 +90,16 @@ struct Test {
     half: f64,
     fair: f64,
     p: f64,
+    /// A seat that took the first decision of every game: its wins are the
+    /// first mover's, and the column's lean is reported once, as a
+    /// first-mover advantage.
+    always_first: bool,
+}
+
+/// Counts without their trailing zeros.
+fn trimmed(v: &[u64]) -> &[u64] {
+    let n = v.iter().rposition(|x| *x > 0).map_or(0, |i| i + 1);
+    &v[..n]
 }
 
 fn pct(x: f64) -> String {
@@ -141,6 +151,8 @@ pub fn findings(text: &str, columns: &[Column], stats: &[Stats]) -> Vec<Found> {
             } else {
                 1.0
             };
+            let wins = s.wins.get(seat).map(Vec::as_slice).unwrap_or(&[]);
+            let always_first = s.first_known == s.finished && trimmed(wins) == trimmed(&s.first);
             tests.push(Test {
                 column: c,
                 seat: Some(seat),
@@ -148,6 +160,7 @@ pub fn findings(text: &str, columns: &[Column], stats: &[Stats]) -> Vec<Found> {
                 half,
                 fair,
                 p,
+                always_first,
             });
         }
         if s.first_known >= FEW_GAMES {
@@ -167,6 +180,7 @@ pub fn findings(text: &str, columns: &[Column], stats: &[Stats]) -> Vec<Found> {
                 half,
                 fair,
                 p,
+                always_first: true,
             });
         }
     }
@@ -188,18 +202,28 @@ pub fn findings(text: &str, columns: &[Column], stats: &[Stats]) -> Vec<Found> {
             p_value(t.p)
         )
     };
+    let large = |t: &Test| {
+        if t.seat.is_none() {
+            t.share - t.fair >= MIN_GAP
+        } else {
+            (t.share - t.fair).abs() >= MIN_GAP
+        }
+    };
+    // a column whose first mover is one fixed seat and wins too much: the
+    // other seats' shares only mirror it, so the seats are not reported
+    let first_flagged: Vec<usize> = tests
+        .iter()
+        .zip(&rejected)
+        .filter(|(t, r)| **r && t.seat.is_none() && large(t))
+        .map(|(t, _)| t.column)
+        .filter(|c| tests.iter().any(|t| t.column == *c && t.seat.is_some() && t.always_first))
+        .collect();
     let flagged = |first: bool| -> Vec<String> {
         tests
             .iter()
             .zip(&rejected)
-            .filter(|(t, r)| **r && t.seat.is_none() == first)
-            .filter(|(t, _)| {
-                if first {
-                    t.share - t.fair >= MIN_GAP
-                } else {
-                    (t.share - t.fair).abs() >= MIN_GAP
-                }
-            })
+            .filter(|(t, r)| **r && t.seat.is_none() == first && large(t))
+            .filter(|(t, _)| first || !first_flagged.contains(&t.column))
             .map(|(t, _)| describe(t))
             .collect()
     };

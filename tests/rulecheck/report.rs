@@ -15,7 +15,17 @@ const SPRINT: &str = "tests/rulecheck/variants/sprint.rules";
 
 #[test]
 fn a_variant_runs_beside_its_base_and_switched_off_code_is_a_note() {
-    let (code, out, err) = rulecheck(&[SPRINT, "--games", "300", "--deny", "warnings"]);
+    let (code, out, err) = rulecheck(&[
+        SPRINT,
+        "--games",
+        "300",
+        "--players",
+        "2",
+        "--explore",
+        "0",
+        "--deny",
+        "warnings",
+    ]);
     assert_eq!(code, 0, "{out}{err}");
     let header = out
         .lines()
@@ -46,6 +56,8 @@ fn code_that_never_ran_in_one_column_is_noted() {
         "2",
         "--vary",
         "target=2,30",
+        "--explore",
+        "0",
     ]);
     assert!(
         out.contains("note: column target=2:") && out.contains("though it ran in other columns"),
@@ -63,6 +75,8 @@ fn a_game_that_never_ends_names_the_values_its_end_saw() {
         "2",
         "--max-decisions",
         "400",
+        "--explore",
+        "0",
     ]);
     assert_eq!(code, 1, "{out}");
     let label = out
@@ -70,8 +84,8 @@ fn a_game_that_never_ends_names_the_values_its_end_saw() {
         .find(|l| l.contains("was tested") && l.contains("never true"))
         .unwrap_or_else(|| panic!("{out}"));
     assert!(
-        label.contains("values seen: `max(p.score for p in players)` 0..")
-            && label.contains("`target * 10` 1000"),
+        label.contains("values seen: `max(p.score for p in players)` ")
+            && label.contains("`target * 100` 10000"),
         "{label}"
     );
 }
@@ -79,7 +93,7 @@ fn a_game_that_never_ends_names_the_values_its_end_saw() {
 #[test]
 fn reports_carry_fire_counts_histograms_and_margins() {
     let race = "tests/rulecheck/variants/race.rules";
-    let (_, out, _) = rulecheck(&[race, "--games", "100", "--players", "2"]);
+    let (_, out, _) = rulecheck(&[race, "--games", "100", "--players", "2", "--explore", "0"]);
     for row in ["turns histogram", "win margin: mean / max", "fire counts", "phase play (line "] {
         assert!(out.contains(row), "no `{row}`:\n{out}");
     }
@@ -138,7 +152,9 @@ fn every_chart_renders_and_is_not_blank() {
     std::fs::create_dir_all(&dir).expect("a folder");
     let page = dir.join("sprint.html");
     let page_arg = page.display().to_string();
-    let (code, out, err) = rulecheck(&[SPRINT, "--games", "100", "--html", &page_arg]);
+    let (code, out, err) = rulecheck(&[
+        SPRINT, "--games", "100", "--players", "2", "--explore", "0", "--html", &page_arg,
+    ]);
     assert_eq!(code, 0, "{out}{err}");
     let html = std::fs::read_to_string(&page).expect("written");
     assert!(html.starts_with("<!DOCTYPE html>"), "{html}");
