@@ -31,15 +31,17 @@ pub const FEW_TIES: u64 = 10;
 fn erfc(x: f64) -> f64 {
     let z = x.abs();
     let t = 1.0 / (1.0 + 0.5 * z);
-    let r = t * (-z * z - 1.265_512_23
-        + t * (1.000_023_68
-            + t * (0.374_091_96
-                + t * (0.096_784_18
-                    + t * (-0.186_288_06
-                        + t * (0.278_868_07
-                            + t * (-1.135_203_98
-                                + t * (1.488_515_87 + t * (-0.822_152_23 + t * 0.170_872_77)))))))))
-        .exp();
+    let r = t
+        * (-z * z - 1.265_512_23
+            + t * (1.000_023_68
+                + t * (0.374_091_96
+                    + t * (0.096_784_18
+                        + t * (-0.186_288_06
+                            + t * (0.278_868_07
+                                + t * (-1.135_203_98
+                                    + t * (1.488_515_87
+                                        + t * (-0.822_152_23 + t * 0.170_872_77)))))))))
+            .exp();
     if x >= 0.0 { r } else { 2.0 - r }
 }
 
@@ -216,7 +218,11 @@ pub fn findings(text: &str, columns: &[Column], stats: &[Stats]) -> Vec<Found> {
         .zip(&rejected)
         .filter(|(t, r)| **r && t.seat.is_none() && large(t))
         .map(|(t, _)| t.column)
-        .filter(|c| tests.iter().any(|t| t.column == *c && t.seat.is_some() && t.always_first))
+        .filter(|c| {
+            tests
+                .iter()
+                .any(|t| t.column == *c && t.seat.is_some() && t.always_first)
+        })
         .collect();
     let flagged = |first: bool| -> Vec<String> {
         tests
@@ -284,6 +290,9 @@ mod tests {
     fn the_winners_line() {
         let text = "game \"G\" {}\n  winners highest p.score # why\nx\n";
         let s = winners_span(text).expect("found");
-        assert_eq!(&text[s.start as usize..s.end as usize], "winners highest p.score");
+        assert_eq!(
+            &text[s.start as usize..s.end as usize],
+            "winners highest p.score"
+        );
     }
 }

@@ -5,10 +5,10 @@
 //! (each fraction metric's difference with its interval). [`charts`] lists
 //! every chart of a report, so a test can render each one.
 
+use super::Report;
 use super::compare::Delta;
 use super::run::SimSection;
 use super::stats::{Histogram, Stats};
-use super::Report;
 use plotters::prelude::*;
 
 /// One chart: its title and its SVG text.
@@ -141,12 +141,7 @@ pub fn deltas(title: &str, d: &[&Delta]) -> Result<String, String> {
             .disable_y_mesh()
             .x_desc("variant - base (points)")
             .y_labels(d.len().max(1))
-            .y_label_formatter(&|y| {
-                names
-                    .get(y.floor() as usize)
-                    .cloned()
-                    .unwrap_or_default()
-            })
+            .y_label_formatter(&|y| names.get(y.floor() as usize).cloned().unwrap_or_default())
             .draw()
             .map_err(err)?;
         chart

@@ -35,8 +35,18 @@ fn within(inner: Span, outer: Span) -> bool {
 fn base_runs(input: &Input, span: Span) -> Option<u64> {
     let b = input.base?;
     let g = b.game.graph();
-    let sum = |k: usize| b.stats.iter().map(|s| s.nodes.get(k).copied().unwrap_or(0)).sum::<u64>();
-    let sum_arm = |k: usize| b.stats.iter().map(|s| s.arms.get(k).copied().unwrap_or(0)).sum::<u64>();
+    let sum = |k: usize| {
+        b.stats
+            .iter()
+            .map(|s| s.nodes.get(k).copied().unwrap_or(0))
+            .sum::<u64>()
+    };
+    let sum_arm = |k: usize| {
+        b.stats
+            .iter()
+            .map(|s| s.arms.get(k).copied().unwrap_or(0))
+            .sum::<u64>()
+    };
     let (mut any, mut runs) = (false, 0);
     for (p, ph) in g.phases.iter().enumerate() {
         for (n, s) in ph.spans.iter().enumerate() {
@@ -75,7 +85,11 @@ fn base_runs(input: &Input, span: Span) -> Option<u64> {
 /// Judge never-fired findings of a variant against its base: returns the
 /// warnings that stay (with their class in the message); the others
 /// become notes.
-pub fn against_base(input: &Input, diags: Vec<Diagnostic>, notes: &mut Vec<String>) -> Vec<Diagnostic> {
+pub fn against_base(
+    input: &Input,
+    diags: Vec<Diagnostic>,
+    notes: &mut Vec<String>,
+) -> Vec<Diagnostic> {
     let (Some(b), Some(parts)) = (input.base, Parts::of(&input.cx.source)) else {
         return diags;
     };

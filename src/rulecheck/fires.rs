@@ -24,8 +24,18 @@ pub struct Fire {
 /// The fire counts of a file, summed over its columns.
 pub fn counts(cx: &Context, layout: &Layout, stats: &[Stats]) -> Vec<Fire> {
     let g = cx.graph;
-    let node = |k: usize| stats.iter().map(|s| s.nodes.get(k).copied().unwrap_or(0)).sum::<u64>();
-    let arm = |k: usize| stats.iter().map(|s| s.arms.get(k).copied().unwrap_or(0)).sum::<u64>();
+    let node = |k: usize| {
+        stats
+            .iter()
+            .map(|s| s.nodes.get(k).copied().unwrap_or(0))
+            .sum::<u64>()
+    };
+    let arm = |k: usize| {
+        stats
+            .iter()
+            .map(|s| s.arms.get(k).copied().unwrap_or(0))
+            .sum::<u64>()
+    };
     let parts = Parts::of(cx.source);
     let at = |offset: u32| match &parts {
         Some(p) => p.where_is(offset),

@@ -47,7 +47,11 @@ impl Report {
                 escape(&f.summary())
             );
             let text = f.render(false);
-            let _ = writeln!(out, "<h3>Findings and metrics</h3><pre>{}</pre>", escape(&text));
+            let _ = writeln!(
+                out,
+                "<h3>Findings and metrics</h3><pre>{}</pre>",
+                escape(&text)
+            );
             if let Some(sim) = &f.sim
                 && f.shown_with.is_none()
             {

@@ -62,7 +62,9 @@ mod values;
 mod verdicts;
 
 pub use allow::Allows;
+pub use compare::Delta;
 pub use explore::Budget;
+pub use fires::Fire;
 pub use flow::Liveness;
 pub use lints::{Context, Level, Lint, Pass, REGISTRY};
 pub use part::{Part, merge};
@@ -71,8 +73,6 @@ pub use report::Verdict;
 pub use run::{Run, SimSection, prepare};
 pub use simulate::with_jobs;
 pub use split::Parts;
-pub use compare::Delta;
-pub use fires::Fire;
 pub use verdicts::{Evidence, INLINE_MOVES};
 
 use crate::diag::code;

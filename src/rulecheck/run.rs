@@ -311,7 +311,11 @@ impl Run {
                         (Some(_), Some(lead)) => plan.command(lead, &f.columns),
                         _ => plan.command(&f.path, &f.columns),
                     },
-                    notes: if f.base_of.is_none() { notes } else { Vec::new() },
+                    notes: if f.base_of.is_none() {
+                        notes
+                    } else {
+                        Vec::new()
+                    },
                     plan: plan.clone(),
                     option_names,
                     columns: f.columns,

@@ -8,9 +8,9 @@
 //! [`REPLAYS`] games.
 
 use super::playout::{Table, replay};
-use crate::hir::Expr;
 use crate::engine::State;
 use crate::graph::{Node, fmt_expr};
+use crate::hir::Expr;
 use crate::syntax::ast::BinOp;
 
 /// Games replayed to see the values.

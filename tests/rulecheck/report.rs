@@ -94,7 +94,12 @@ fn a_game_that_never_ends_names_the_values_its_end_saw() {
 fn reports_carry_fire_counts_histograms_and_margins() {
     let race = "tests/rulecheck/variants/race.rules";
     let (_, out, _) = rulecheck(&[race, "--games", "100", "--players", "2", "--explore", "0"]);
-    for row in ["turns histogram", "win margin: mean / max", "fire counts", "phase play (line "] {
+    for row in [
+        "turns histogram",
+        "win margin: mean / max",
+        "fire counts",
+        "phase play (line ",
+    ] {
         assert!(out.contains(row), "no `{row}`:\n{out}");
     }
     assert!(out.contains("option \"spend {c}\""), "{out}");
@@ -115,9 +120,12 @@ fn colours(svg: &str) -> BTreeSet<[u8; 4]> {
     let tree = resvg::usvg::Tree::from_str(svg, &resvg::usvg::Options::default())
         .unwrap_or_else(|e| panic!("not SVG: {e}\n{svg}"));
     let size = tree.size().to_int_size();
-    let mut pixmap =
-        resvg::tiny_skia::Pixmap::new(size.width(), size.height()).expect("a size");
-    resvg::render(&tree, resvg::tiny_skia::Transform::default(), &mut pixmap.as_mut());
+    let mut pixmap = resvg::tiny_skia::Pixmap::new(size.width(), size.height()).expect("a size");
+    resvg::render(
+        &tree,
+        resvg::tiny_skia::Transform::default(),
+        &mut pixmap.as_mut(),
+    );
     pixmap
         .pixels()
         .iter()
@@ -153,12 +161,23 @@ fn every_chart_renders_and_is_not_blank() {
     let page = dir.join("sprint.html");
     let page_arg = page.display().to_string();
     let (code, out, err) = rulecheck(&[
-        SPRINT, "--games", "100", "--players", "2", "--explore", "0", "--html", &page_arg,
+        SPRINT,
+        "--games",
+        "100",
+        "--players",
+        "2",
+        "--explore",
+        "0",
+        "--html",
+        &page_arg,
     ]);
     assert_eq!(code, 0, "{out}{err}");
     let html = std::fs::read_to_string(&page).expect("written");
     assert!(html.starts_with("<!DOCTYPE html>"), "{html}");
     assert_eq!(html.matches("<svg").count(), 5, "{html}");
     assert!(html.contains("against the base") && html.contains("switched off"));
-    assert!(!html.contains("<script") && !html.contains("<link"), "self-contained");
+    assert!(
+        !html.contains("<script") && !html.contains("<link"),
+        "self-contained"
+    );
 }
