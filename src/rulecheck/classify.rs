@@ -90,7 +90,7 @@ pub fn against_base(
     diags: Vec<Diagnostic>,
     notes: &mut Vec<String>,
 ) -> Vec<Diagnostic> {
-    let (Some(b), Some(parts)) = (input.base, Parts::of(&input.cx.source)) else {
+    let (Some(b), Some(parts)) = (input.base, Parts::of(input.cx.source)) else {
         return diags;
     };
     let base_len = input.cx.source.base_len;
@@ -137,7 +137,7 @@ pub fn per_column(input: &Input, over_all: &[Diagnostic], notes: &mut Vec<String
         return;
     }
     let all: BTreeSet<(u32, u32)> = over_all.iter().map(key).collect();
-    let parts = Parts::of(&input.cx.source);
+    let parts = Parts::of(input.cx.source);
     let place = |at: u32| match &parts {
         Some(p) => p.where_is(at),
         None => format!("line {}", input.cx.source.line_of(at)),

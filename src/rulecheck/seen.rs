@@ -24,12 +24,7 @@ pub struct Side {
 
 fn sides(e: &Expr) -> Vec<&Expr> {
     match e {
-        Expr::Bin(op, a, b)
-            if matches!(
-                op,
-                BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge
-            ) =>
-        {
+        Expr::Bin(BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge, a, b) => {
             // a literal says nothing the condition does not
             [a, b]
                 .into_iter()
