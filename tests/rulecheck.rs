@@ -9,6 +9,8 @@
 mod exploration;
 #[path = "rulecheck/games.rs"]
 mod games;
+#[path = "rulecheck/report.rs"]
+mod report;
 #[path = "rulecheck/sim.rs"]
 mod sim;
 

@@ -6,7 +6,7 @@
 //! ```text
 //! rulecheck FILE... [--variant FILE]... [--set OPT=VALUE]... [--vary OPT=V1,V2,...]...
 //!           [--players N,M,...] [--games N] [--seed S] [--jobs N] [--agent AGENT]
-//!           [--max-decisions N] [--explore BUDGET] [--json] [--deny warnings|LINT]... [--repro-dir DIR]
+//!           [--max-decisions N] [--explore BUDGET] [--json] [--html FILE] [--deny warnings|LINT]... [--repro-dir DIR]
 //!           [--shard K/N|auto|auto/N [--out PART]] [--list]
 //! rulecheck merge PART... [--json] [--deny warnings|LINT]... [--repro-dir DIR]
 //! ```
@@ -50,6 +50,9 @@ struct Output {
     /// Print the report as JSON.
     #[arg(long)]
     json: bool,
+    /// Also write the report as one self-contained HTML page with charts.
+    #[arg(long, value_name = "FILE")]
+    html: Option<PathBuf>,
     /// Treat `warnings` (all of them) or one lint as an error; repeatable.
     #[arg(long, value_name = "warnings|LINT")]
     deny: Vec<String>,
@@ -161,6 +164,12 @@ fn list() {
 }
 
 fn print(report: &Report, o: &Output, elapsed: Duration) -> ! {
+    if let Some(path) = &o.html
+        && let Err(e) = std::fs::write(path, report.to_html())
+    {
+        eprintln!("rulecheck: error: cannot write `{}`: {e}", path.display());
+        std::process::exit(1);
+    }
     if o.json {
         print!("{}", report.to_json(Some(elapsed)));
     } else {

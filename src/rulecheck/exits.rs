@@ -16,6 +16,8 @@ pub struct Exit {
     pub label: String,
     /// Whether the game never ended here.
     pub never: bool,
+    /// The guarding condition's node (phase, node), if there is one.
+    pub guard: Option<(u16, u32)>,
 }
 
 /// The exits of a game with their counts (`nodes` as summed over the
@@ -51,6 +53,7 @@ pub fn exits(game: &Game, node_base: &[usize], nodes: &[u64]) -> Vec<Exit> {
             } else {
                 format!("true {} times", thousands(ended))
             };
+            let at = guard.map(|(j, _)| (p as u16, j as u32));
             let (span, label) = match guard {
                 Some((j, e)) => {
                     let text = fmt_expr(&g.tables, &ph.local_names, e);
@@ -76,6 +79,7 @@ pub fn exits(game: &Game, node_base: &[usize], nodes: &[u64]) -> Vec<Exit> {
                 span,
                 label,
                 never: ended == 0,
+                guard: at,
             });
         }
     }

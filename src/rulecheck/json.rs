@@ -1,12 +1,12 @@
-//! `--json`: the report as one JSON object, written by hand (no JSON
-//! dependency). Shape:
+//! `--json`: the report as one JSON object, built from serde structs
+//! (serde_json writes it). Shape:
 //!
 //! ```text
 //! {"verdict":"sound|warnings|unsound","errors":N,"warnings":N,"elapsed_ms":F,
 //!  "files":[{"file":S,"verdict":S,"errors":N,"warnings":N,"silenced":N,"linted":B,
 //!            "unreadable":S|null,"findings":[{"code":S,"origin":"checker|lint|simulation",
-//!            "severity":"error|warning","message":S,"line":N,"column":N,
-//!            "labels":[{"text":S,"start":N,"end":N,"line":N,"column":N}],"help":S|null,
+//!            "severity":"error|warning","message":S,"file":S,"line":N,"column":N,
+//!            "labels":[{"text":S,"file":S,"start":N,"end":N,"line":N,"column":N}],"help":S|null,
 //!            "evidence":null|{"column":S,"players":N,"game":N,"seed":N,"moves":[N],
 //!                             "failing_move":B,"detail":S,"repro":S,"script":S|null}}],
 //!            "shown_with":S|null,"simulation":null|{...see json_sim.rs...}}]}
@@ -20,35 +20,68 @@
 use super::verdicts::Evidence;
 use super::{FileReport, Origin, Report};
 use crate::diag::Source;
-use std::fmt::Write;
+use serde::Serialize;
 use std::time::Duration;
 
-/// Append `s` as a JSON string literal.
-pub fn string(out: &mut String, s: &str) {
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '\u{8}' => out.push_str("\\b"),
-            '\u{c}' => out.push_str("\\f"),
-            c if (c as u32) < 0x20 || c == '\u{7f}' || c == '\u{2028}' || c == '\u{2029}' => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
+#[derive(Serialize)]
+struct JsonReport<'a> {
+    verdict: &'static str,
+    errors: usize,
+    warnings: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    elapsed_ms: Option<f64>,
+    files: Vec<JsonFile<'a>>,
 }
 
-pub(super) fn opt_string(out: &mut String, s: Option<&str>) {
-    match s {
-        Some(s) => string(out, s),
-        None => out.push_str("null"),
-    }
+#[derive(Serialize)]
+struct JsonFile<'a> {
+    file: &'a str,
+    verdict: &'static str,
+    errors: usize,
+    warnings: usize,
+    silenced: usize,
+    linted: bool,
+    unreadable: Option<&'a str>,
+    findings: Vec<JsonFinding<'a>>,
+    shown_with: Option<&'a str>,
+    simulation: Option<super::json_sim::Simulation<'a>>,
+}
+
+#[derive(Serialize)]
+struct JsonFinding<'a> {
+    code: &'a str,
+    origin: &'static str,
+    severity: &'static str,
+    message: &'a str,
+    file: String,
+    line: usize,
+    column: usize,
+    labels: Vec<JsonLabel<'a>>,
+    help: Option<&'a str>,
+    evidence: Option<JsonEvidence<'a>>,
+}
+
+#[derive(Serialize)]
+struct JsonLabel<'a> {
+    text: &'a str,
+    file: String,
+    start: u32,
+    end: u32,
+    line: usize,
+    column: usize,
+}
+
+#[derive(Serialize)]
+struct JsonEvidence<'a> {
+    column: &'a str,
+    players: usize,
+    game: u64,
+    seed: u64,
+    moves: &'a [u32],
+    failing_move: bool,
+    detail: &'a str,
+    repro: &'a str,
+    script: Option<&'a str>,
 }
 
 /// 1-based line and character column of a byte offset.
@@ -65,48 +98,22 @@ fn position(src: &Source, offset: u32) -> (usize, usize) {
     )
 }
 
-fn evidence(out: &mut String, e: Option<&Evidence>) {
-    let Some(e) = e else {
-        out.push_str("null");
-        return;
-    };
-    out.push_str("{\"column\":");
-    string(out, &e.column);
-    let moves: Vec<String> = e.moves.iter().map(u32::to_string).collect();
-    let _ = write!(
-        out,
-        ",\"players\":{},\"game\":{},\"seed\":{},\"moves\":[{}],\"failing_move\":{},\"detail\":",
-        e.players,
-        e.game,
-        e.seed,
-        moves.join(","),
-        e.failing_move
-    );
-    string(out, &e.detail);
-    out.push_str(",\"repro\":");
-    string(out, &e.repro);
-    out.push_str(",\"script\":");
-    opt_string(out, e.script.as_deref());
-    out.push('}');
+fn evidence(e: &Evidence) -> JsonEvidence<'_> {
+    JsonEvidence {
+        column: &e.column,
+        players: e.players,
+        game: e.game,
+        seed: e.seed,
+        moves: &e.moves,
+        failing_move: e.failing_move,
+        detail: &e.detail,
+        repro: &e.repro,
+        script: e.script.as_deref(),
+    }
 }
 
-fn finding(out: &mut String, src: &Source, f: &super::Finding) {
-    let (origin, d) = (f.origin, &f.diag);
-    out.push_str("{\"code\":");
-    string(out, &d.code);
-    out.push_str(",\"origin\":");
-    string(
-        out,
-        match origin {
-            Origin::Checker => "checker",
-            Origin::Lint => "lint",
-            Origin::Simulation => "simulation",
-        },
-    );
-    out.push_str(",\"severity\":");
-    string(out, if d.is_error() { "error" } else { "warning" });
-    out.push_str(",\"message\":");
-    string(out, &d.message);
+fn finding<'a>(src: &Source, f: &'a super::Finding) -> JsonFinding<'a> {
+    let d = &f.diag;
     let parts = super::split::Parts::of(src);
     // lines are those of the file they are in (a variant or its base)
     let place = |at: u32| match &parts {
@@ -123,82 +130,69 @@ fn finding(out: &mut String, src: &Source, f: &super::Finding) {
     let (file, line, column) = d
         .span()
         .map_or((src.name.clone(), 0, 0), |s| place(s.start));
-    out.push_str(",\"file\":");
-    string(out, &file);
-    let _ = write!(out, ",\"line\":{line},\"column\":{column},\"labels\":[");
-    for (i, (span, text)) in d.labels.iter().enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        out.push_str("{\"text\":");
-        string(out, text);
-        let (file, line, column) = place(span.start);
-        out.push_str(",\"file\":");
-        string(out, &file);
-        let _ = write!(
-            out,
-            ",\"start\":{},\"end\":{},\"line\":{line},\"column\":{column}}}",
-            span.start, span.end
-        );
+    let labels = d
+        .labels
+        .iter()
+        .map(|(span, text)| {
+            let (file, line, column) = place(span.start);
+            JsonLabel {
+                text,
+                file,
+                start: span.start,
+                end: span.end,
+                line,
+                column,
+            }
+        })
+        .collect();
+    JsonFinding {
+        code: &d.code,
+        origin: match f.origin {
+            Origin::Checker => "checker",
+            Origin::Lint => "lint",
+            Origin::Simulation => "simulation",
+        },
+        severity: if d.is_error() { "error" } else { "warning" },
+        message: &d.message,
+        file,
+        line,
+        column,
+        labels,
+        help: d.help.as_deref(),
+        evidence: f.evidence.as_ref().map(evidence),
     }
-    out.push_str("],\"help\":");
-    opt_string(out, d.help.as_deref());
-    out.push_str(",\"evidence\":");
-    evidence(out, f.evidence.as_ref());
-    out.push('}');
 }
 
-fn file(out: &mut String, f: &FileReport) {
-    out.push_str("{\"file\":");
-    string(out, &f.source.name);
-    out.push_str(",\"verdict\":");
-    string(out, f.verdict().key());
-    let _ = write!(
-        out,
-        ",\"errors\":{},\"warnings\":{},\"silenced\":{},\"linted\":{},\"unreadable\":",
-        f.errors(),
-        f.warnings(),
-        f.silenced,
-        f.linted
-    );
-    opt_string(out, f.unreadable.as_deref());
-    out.push_str(",\"findings\":[");
-    for (i, x) in f.findings.iter().enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        finding(out, &f.source, x);
+fn file(f: &FileReport) -> JsonFile<'_> {
+    JsonFile {
+        file: &f.source.name,
+        verdict: f.verdict().key(),
+        errors: f.errors(),
+        warnings: f.warnings(),
+        silenced: f.silenced,
+        linted: f.linted,
+        unreadable: f.unreadable.as_deref(),
+        findings: f.findings.iter().map(|x| finding(&f.source, x)).collect(),
+        shown_with: f.shown_with.as_deref(),
+        simulation: f.sim.as_ref().map(super::json_sim::simulation),
     }
-    out.push_str("],\"shown_with\":");
-    opt_string(out, f.shown_with.as_deref());
-    out.push_str(",\"simulation\":");
-    match &f.sim {
-        Some(sim) => super::json_sim::simulation(out, sim),
-        None => out.push_str("null"),
-    }
-    out.push('}');
 }
 
 impl Report {
     /// The whole report as one line of JSON (with a final newline).
     pub fn to_json(&self, elapsed: Option<Duration>) -> String {
-        let mut out = String::from("{\"verdict\":");
-        string(&mut out, self.verdict().key());
-        let errors: usize = self.files.iter().map(FileReport::errors).sum();
-        let warnings: usize = self.files.iter().map(FileReport::warnings).sum();
-        let _ = write!(out, ",\"errors\":{errors},\"warnings\":{warnings}");
-        if let Some(t) = elapsed {
-            let _ = write!(out, ",\"elapsed_ms\":{:.3}", t.as_secs_f64() * 1000.0);
-        }
-        out.push_str(",\"files\":[");
-        for (i, f) in self.files.iter().enumerate() {
-            if i > 0 {
-                out.push(',');
-            }
-            file(&mut out, f);
-        }
-        out.push_str("]}\n");
-        out
+        let r = JsonReport {
+            verdict: self.verdict().key(),
+            errors: self.files.iter().map(FileReport::errors).sum(),
+            warnings: self.files.iter().map(FileReport::warnings).sum(),
+            elapsed_ms: elapsed.map(|t| (t.as_secs_f64() * 1e6).round() / 1000.0),
+            files: self.files.iter().map(file).collect(),
+        };
+        let mut s = serde_json::to_string(&r).unwrap_or_else(|e| {
+            format!("{{\"verdict\":\"unsound\",\"error\":\"cannot write JSON: {e}\"}}")
+        });
+        s.push('\n');
+        s
     }
 }
 
@@ -208,9 +202,8 @@ mod tests {
 
     #[test]
     fn escapes() {
-        let mut s = String::new();
-        string(&mut s, "a\"b\\c\nd\te\u{1}f\u{7f}é`");
-        assert_eq!(s, r#""a\"b\\c\nd\te\u0001f\u007fé`""#);
+        let s = serde_json::to_string("a\"b\\c\nd\te\u{1}f").expect("a string");
+        assert_eq!(s, r#""a\"b\\c\nd\te\u0001f""#);
     }
 
     #[test]

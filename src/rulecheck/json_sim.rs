@@ -1,5 +1,5 @@
 //! The `simulation` object of a file in `--json`, the same content as the
-//! text table (`table.rs`). Shape:
+//! text table (`table.rs`), as serde structs. Shape:
 //!
 //! ```text
 //! {"games":N,"seed":N,"agent":S,"max_decisions":N,"shard":null|{"k":N,"n":N},"command":S,
@@ -7,23 +7,32 @@
 //!  "columns":[{"label":S,"players":N,"options":{NAME:N,...},"games":N,"finished":N,
 //!              "errors":N,"incidents":{LINT:N,...},
 //!              "turns":null|{"mean":F,"median":N,"p90":N,"max":N},"decisions":null|{...},
+//!              "turns_histogram":[[N,N]],"margin":null|{...},"margin_histogram":[[N,N]],
 //!              "branching":F|null,"forced":F|null,"tie_rate":F|null,"lead_changes":F|null,
 //!              "win_share":[{"seat":N,"share":F|null,"low":F|null,"high":F|null}],
 //!              "first_mover_share":null|{"share":F,"low":F,"high":F},
-//!              "first_seat_advantage":B|null}]}
+//!              "first_seat_advantage":B|null}],
+//!  "base":null|{...the base's simulation, for a variant checked alone...},
+//!  "compare":[{"column":S,"metric":S,"base":F,"variant":F,"diff":F,"half":F,
+//!              "significant":B,"fraction":B}],
+//!  "fires":[{"what":S,"at":S,"count":N}]}
 //! ```
 //!
-//! Shares and rates are fractions (0 to 1), written with 6 decimals. A
+//! Shares and rates are fractions (0 to 1), rounded to 6 decimals. A
 //! figure with no data is `null`, never 0: the lengths, tie rate, lead
 //! changes, win shares and first-seat verdict of a column where no game
-//! finished (`first_mover_share`: with a decision), and the branching and forced share of one with no decision.
+//! finished (`first_mover_share`: with a decision), the margin where no
+//! game had a single winner, and the branching and forced share of one
+//! with no decision. Histograms are `[value, games]` pairs.
 
-use super::json::string;
+use super::compare::Delta;
+use super::fires::Fire;
 use super::lints::{CARD_LOST, DOES_NOT_END, INVARIANT_BROKEN, RULE_FAULT, SOFTLOCK};
+use super::plan::Shard;
 use super::run::SimSection;
 use super::stats::{Histogram, Kind, Stats};
+use serde::Serialize;
 use std::collections::BTreeMap;
-use std::fmt::Write;
 
 fn lint_name(k: Kind) -> &'static str {
     match k {
@@ -35,140 +44,171 @@ fn lint_name(k: Kind) -> &'static str {
     }
 }
 
-/// A fraction with 6 decimals, or `null` when there is no data for it.
-fn number(out: &mut String, v: Option<f64>) {
-    match v {
-        Some(v) => {
-            let _ = write!(out, "{v:.6}");
+/// A fraction rounded to 6 decimals.
+fn r6(v: f64) -> f64 {
+    (v * 1e6).round() / 1e6
+}
+
+#[derive(Serialize)]
+pub struct Simulation<'a> {
+    games: u64,
+    seed: u64,
+    agent: &'a str,
+    max_decisions: u32,
+    shard: Option<Shard>,
+    command: &'a str,
+    notes: &'a [String],
+    columns: Vec<JsonColumn<'a>>,
+    base: Option<Box<Simulation<'a>>>,
+    compare: &'a [Delta],
+    fires: &'a [Fire],
+}
+
+#[derive(Serialize)]
+struct Lengths {
+    mean: f64,
+    median: u32,
+    p90: u32,
+    max: u32,
+}
+
+#[derive(Serialize)]
+struct Share {
+    seat: usize,
+    share: Option<f64>,
+    low: Option<f64>,
+    high: Option<f64>,
+}
+
+#[derive(Serialize)]
+struct Interval {
+    share: f64,
+    low: f64,
+    high: f64,
+}
+
+#[derive(Serialize)]
+struct JsonColumn<'a> {
+    label: &'a str,
+    players: usize,
+    options: Ordered<'a>,
+    games: u64,
+    finished: u64,
+    errors: u64,
+    incidents: BTreeMap<&'static str, u64>,
+    turns: Option<Lengths>,
+    decisions: Option<Lengths>,
+    turns_histogram: Vec<(u32, u64)>,
+    margin: Option<Lengths>,
+    margin_histogram: Vec<(u32, u64)>,
+    branching: Option<f64>,
+    forced: Option<f64>,
+    tie_rate: Option<f64>,
+    lead_changes: Option<f64>,
+    win_share: Vec<Share>,
+    first_mover_share: Option<Interval>,
+    first_seat_advantage: Option<bool>,
+}
+
+/// Options by name, in the game's order.
+struct Ordered<'a>(Vec<(&'a str, i32)>);
+
+impl Serialize for Ordered<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(Some(self.0.len()))?;
+        for (k, v) in &self.0 {
+            m.serialize_entry(k, v)?;
         }
-        None => out.push_str("null"),
+        m.end()
     }
 }
 
-/// The lengths of the finished games, `null` when none finished.
-fn lengths(out: &mut String, h: &Histogram) {
-    if h.count() == 0 {
-        out.push_str("null");
-        return;
-    }
-    let _ = write!(
-        out,
-        "{{\"mean\":{:.6},\"median\":{},\"p90\":{},\"max\":{}}}",
-        h.mean(),
-        h.quantile(0.5),
-        h.quantile(0.9),
-        h.max()
-    );
+/// The lengths of the finished games, `None` when none finished.
+fn lengths(h: &Histogram) -> Option<Lengths> {
+    (h.count() > 0).then(|| Lengths {
+        mean: r6(h.mean()),
+        median: h.quantile(0.5),
+        p90: h.quantile(0.9),
+        max: h.max(),
+    })
 }
 
-fn column(out: &mut String, sim: &SimSection, c: usize) {
+fn histogram(h: &Histogram) -> Vec<(u32, u64)> {
+    h.0.iter().map(|(v, k)| (*v, *k)).collect()
+}
+
+fn column<'a>(sim: &'a SimSection, c: usize) -> JsonColumn<'a> {
     let col = &sim.columns[c];
     let s: &Stats = &sim.stats[c];
-    out.push_str("{\"label\":");
-    string(out, &col.label);
-    let _ = write!(out, ",\"players\":{},\"options\":{{", col.players);
-    for (i, (name, v)) in sim.option_names.iter().zip(&col.options).enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        string(out, name);
-        let _ = write!(out, ":{v}");
-    }
-    let _ = write!(
-        out,
-        "}},\"games\":{},\"finished\":{},\"errors\":{},\"incidents\":{{",
-        s.games,
-        s.finished,
-        s.errors()
-    );
-    let mut per: BTreeMap<&str, u64> = BTreeMap::new();
+    let mut incidents: BTreeMap<&'static str, u64> = BTreeMap::new();
     for ((kind, _), list) in &s.incidents {
-        *per.entry(lint_name(*kind)).or_insert(0) += list.count;
+        *incidents.entry(lint_name(*kind)).or_insert(0) += list.count;
     }
-    for (i, (name, n)) in per.iter().enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        string(out, name);
-        let _ = write!(out, ":{n}");
-    }
-    out.push_str("},\"turns\":");
-    lengths(out, &s.turns);
-    out.push_str(",\"decisions\":");
-    lengths(out, &s.decisions);
     let finished = s.finished > 0;
     let decided = s.choices > 0;
-    out.push_str(",\"branching\":");
-    number(out, decided.then(|| s.branching()));
-    out.push_str(",\"forced\":");
-    number(out, decided.then(|| s.forced_share()));
-    out.push_str(",\"tie_rate\":");
-    number(out, finished.then(|| s.tie_rate()));
-    out.push_str(",\"lead_changes\":");
-    number(out, finished.then(|| s.mean_lead_changes()));
-    out.push_str(",\"win_share\":[");
-    for seat in 0..col.players {
-        if seat > 0 {
-            out.push(',');
-        }
-        let _ = write!(out, "{{\"seat\":{seat},\"share\":");
-        let (share, half) = s.win_share(seat);
-        number(out, finished.then_some(share));
-        out.push_str(",\"low\":");
-        number(out, finished.then_some((share - half).max(0.0)));
-        out.push_str(",\"high\":");
-        number(out, finished.then_some((share + half).min(1.0)));
-        out.push('}');
-    }
-    out.push_str("],\"first_mover_share\":");
-    if s.first_known > 0 {
+    let win_share = (0..col.players)
+        .map(|seat| {
+            let (share, half) = s.win_share(seat);
+            Share {
+                seat,
+                share: finished.then_some(r6(share)),
+                low: finished.then_some(r6((share - half).max(0.0))),
+                high: finished.then_some(r6((share + half).min(1.0))),
+            }
+        })
+        .collect();
+    let first_mover_share = (s.first_known > 0).then(|| {
         let (share, half) = s.first_mover_share();
-        let _ = write!(
-            out,
-            "{{\"share\":{share:.6},\"low\":{:.6},\"high\":{:.6}}}",
-            (share - half).max(0.0),
-            (share + half).min(1.0)
-        );
-    } else {
-        out.push_str("null");
+        Interval {
+            share: r6(share),
+            low: r6((share - half).max(0.0)),
+            high: r6((share + half).min(1.0)),
+        }
+    });
+    JsonColumn {
+        label: &col.label,
+        players: col.players,
+        options: Ordered(
+            sim.option_names
+                .iter()
+                .map(String::as_str)
+                .zip(col.options.iter().copied())
+                .collect(),
+        ),
+        games: s.games,
+        finished: s.finished,
+        errors: s.errors(),
+        incidents,
+        turns: lengths(&s.turns),
+        decisions: lengths(&s.decisions),
+        turns_histogram: histogram(&s.turns),
+        margin: lengths(&s.margins),
+        margin_histogram: histogram(&s.margins),
+        branching: decided.then(|| r6(s.branching())),
+        forced: decided.then(|| r6(s.forced_share())),
+        tie_rate: finished.then(|| r6(s.tie_rate())),
+        lead_changes: finished.then(|| r6(s.mean_lead_changes())),
+        win_share,
+        first_mover_share,
+        first_seat_advantage: finished.then(|| s.first_seat_advantage(col.players)),
     }
-    out.push_str(",\"first_seat_advantage\":");
-    if finished {
-        let _ = write!(out, "{}", s.first_seat_advantage(col.players));
-    } else {
-        out.push_str("null");
-    }
-    out.push('}');
 }
 
-/// Append the simulation object.
-pub fn simulation(out: &mut String, sim: &SimSection) {
+/// The simulation object.
+pub fn simulation(sim: &SimSection) -> Simulation<'_> {
     let p = &sim.plan;
-    out.push_str("{\"games\":");
-    let _ = write!(out, "{},\"seed\":{},\"agent\":", p.games, p.seed);
-    string(out, &p.agent);
-    let _ = write!(out, ",\"max_decisions\":{},\"shard\":", p.max_decisions);
-    match p.shard {
-        Some(s) => {
-            let _ = write!(out, "{{\"k\":{},\"n\":{}}}", s.k, s.n);
-        }
-        None => out.push_str("null"),
+    Simulation {
+        games: p.games,
+        seed: p.seed,
+        agent: &p.agent,
+        max_decisions: p.max_decisions,
+        shard: p.shard,
+        command: &sim.command,
+        notes: &sim.notes,
+        columns: (0..sim.columns.len()).map(|c| column(sim, c)).collect(),
+        base: sim.base.as_ref().map(|b| Box::new(simulation(b))),
+        compare: &sim.compare,
+        fires: &sim.fires,
     }
-    out.push_str(",\"command\":");
-    string(out, &sim.command);
-    out.push_str(",\"notes\":[");
-    for (i, n) in sim.notes.iter().enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        string(out, n);
-    }
-    out.push_str("],\"columns\":[");
-    for c in 0..sim.columns.len() {
-        if c > 0 {
-            out.push(',');
-        }
-        column(out, sim, c);
-    }
-    out.push_str("]}");
 }

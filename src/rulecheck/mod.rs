@@ -17,8 +17,12 @@
 //! `stats.rs` holds the mergeable counts, `part.rs` the shard files that
 //! `rulecheck merge` combines, `sched.rs` the slice of `--shard auto`;
 //! `report.rs` and `table.rs` render reports and the design metrics,
-//! `json.rs` emits them as JSON, `flow.rs` holds the control-flow analysis
-//! the lints share.
+//! `json.rs` emits them as JSON, `html.rs` as a page with the charts of
+//! `charts.rs`, `flow.rs` holds the control-flow analysis the lints share.
+//! `balance.rs` turns win counts into findings, `compare.rs` and
+//! `classify.rs` judge a variant against its base, `seen.rs` finds the
+//! values a never-true condition took, `fires.rs` counts how often each
+//! rule fired.
 //!
 //! ```no_run
 //! use grail::rulecheck::{check_paths, Config};
@@ -28,13 +32,19 @@
 //! ```
 
 mod allow;
+mod balance;
+pub mod charts;
+mod classify;
+mod compare;
 mod cycle;
 mod exits;
 pub mod explore;
 mod explore_report;
 mod explore_run;
+mod fires;
 mod flow;
 mod gate;
+mod html;
 mod json;
 mod json_sim;
 mod judge;
@@ -45,6 +55,7 @@ mod playout;
 mod report;
 mod run;
 pub mod sched;
+mod seen;
 mod simulate;
 pub mod split;
 pub mod stats;
@@ -53,7 +64,9 @@ mod values;
 mod verdicts;
 
 pub use allow::Allows;
+pub use compare::Delta;
 pub use explore::Budget;
+pub use fires::Fire;
 pub use flow::Liveness;
 pub use lints::{Context, Level, Lint, Pass, REGISTRY};
 pub use part::{Part, merge};

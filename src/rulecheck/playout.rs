@@ -37,6 +37,26 @@ fn leader(scores: &[i32], highest: bool) -> Option<usize> {
     at.next().is_none().then_some(p)
 }
 
+/// The win margin: how far the single winner's key is ahead of the best
+/// of the others (0 for a shared win; none without a winner).
+fn margin(scores: &[i32], winners: &[usize], highest: bool) -> Option<u32> {
+    match winners {
+        [] => None,
+        [w] => {
+            let mine = i64::from(*scores.get(*w)?);
+            let others = scores
+                .iter()
+                .enumerate()
+                .filter(|(p, _)| p != w)
+                .map(|(_, s)| i64::from(*s));
+            let best = if highest { others.max() } else { others.min() }?;
+            let m = if highest { mine - best } else { best - mine };
+            Some(m.clamp(0, i64::from(u32::MAX)) as u32)
+        }
+        _ => Some(0),
+    }
+}
+
 /// Where a fault happened, as (phase, node) of the graph.
 pub(super) fn fault_at(game: &Game, e: &EngineError, state: Option<&State>) -> At {
     match e {
@@ -210,8 +230,15 @@ pub fn play(
                 Stop::Over => {
                     let winners = state.winners(game);
                     let (changes, first) = (w.changes, w.first);
-                    w.stats
-                        .finish(state.turns(), state.decisions(), &winners, changes, first);
+                    let m = margin(&state.scores(game), &winners, w.highest);
+                    w.stats.finish(
+                        state.turns(),
+                        state.decisions(),
+                        &winners,
+                        changes,
+                        first,
+                        m,
+                    );
                     return;
                 }
                 Stop::Capped => {

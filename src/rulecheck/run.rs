@@ -29,6 +29,13 @@ pub struct SimSection {
     pub command: String,
     /// Code that never ran only because of options fixed in the run.
     pub notes: Vec<String>,
+    /// For a rules variant checked alone: its base, simulated beside it
+    /// (its columns come first in the table).
+    pub base: Option<Box<SimSection>>,
+    /// The variant's metrics against the base's, column by column.
+    pub compare: Vec<super::compare::Delta>,
+    /// How often each rule fired, over all the columns.
+    pub fires: Vec<super::fires::Fire>,
 }
 
 /// One file, checked and ready to simulate.
@@ -43,6 +50,9 @@ pub(super) struct Prepared {
     pub columns: Vec<Column>,
     /// For a rules variant: the file whose table shows its columns.
     pub shown_with: Option<usize>,
+    /// The base of the rules variant at this index, simulated beside it
+    /// and not reported on its own.
+    pub base_of: Option<usize>,
 }
 
 /// Files checked statically, with what their simulation will play.
@@ -94,6 +104,7 @@ fn prepare_one(
         game,
         columns,
         shown_with: None,
+        base_of: None,
     })
 }
 
@@ -108,9 +119,33 @@ pub fn prepare<P: AsRef<Path>>(paths: &[P], config: &Config, plan: &Plan) -> Res
     }
     let lead = (!rules.is_empty()).then_some("base");
     let mut files = Vec::new();
+    let mut bases = Vec::new();
     for p in paths {
-        files.push(prepare_one(p.as_ref(), config, plan, lead)?);
+        let p = p.as_ref();
+        // a rules variant checked alone runs with its base beside it
+        let base = match (lead, plan.games, plan.variants.is_empty()) {
+            (None, 1.., true) => std::fs::read_to_string(p)
+                .ok()
+                .and_then(|t| crate::load::variant_base(&t))
+                .map(|b| p.parent().unwrap_or(Path::new(".")).join(b)),
+            _ => None,
+        };
+        let own = base.as_ref().map(|_| {
+            let name = super::Variant::load(&p.display().to_string()).map(|v| v.name());
+            name.unwrap_or_else(|_| "variant".into())
+        });
+        files.push(prepare_one(p, config, plan, own.as_deref().or(lead))?);
+        if let Some(b) = base
+            && files.last().is_some_and(|f| f.game.is_some())
+            && let Ok(mut f) = prepare_one(&b, config, plan, Some("base"))
+            && f.game.is_some()
+            && f.columns.len() == files[files.len() - 1].columns.len()
+        {
+            f.base_of = Some(files.len() - 1);
+            bases.push(f);
+        }
     }
+    files.extend(bases);
     for v in rules {
         let mut f = prepare_one(Path::new(&v.path), config, plan, Some(&v.name()))?;
         f.shown_with = Some(0);
@@ -186,7 +221,7 @@ impl Run {
                 let (Some((game, layout)), Some(c)) = (&f.game, &f.compiled) else {
                     return None;
                 };
-                if budget == Budget::Off {
+                if budget == Budget::Off || f.base_of.is_some() {
                     return None;
                 }
                 let graph = c.graph.as_ref()?;
@@ -211,51 +246,101 @@ impl Run {
         stats: Vec<Vec<Stats>>,
         explored: Vec<Option<Explored>>,
     ) -> Report {
-        let mut explored = explored.into_iter();
-        let mut files: Vec<FileReport> = Vec::new();
-        let shown_with: Vec<Option<usize>> = self.files.iter().map(|f| f.shown_with).collect();
         let plan = self.plan;
         let repro_dir = self.config.repro_dir.clone();
-        for (mut f, stats) in self.files.into_iter().zip(stats) {
-            let explored = explored.next().flatten();
-            if let (Some((game, layout)), Some(c)) = (&f.game, &f.compiled)
-                && let Some(graph) = &c.graph
-            {
-                let (found, notes) = {
-                    let cx = Context::new(&f.report.source, &c.hir, graph);
-                    verdicts::findings(&Input {
-                        cx: &cx,
+        let n = self.files.len();
+        let base_index = |i: usize| self.files.iter().position(|f| f.base_of == Some(i));
+        // first judge every file (a variant with its base's counts) ...
+        let mut judged = Vec::with_capacity(n);
+        for (i, f) in self.files.iter().enumerate() {
+            let (Some((game, layout)), Some(c)) = (&f.game, &f.compiled) else {
+                judged.push(None);
+                continue;
+            };
+            let Some(graph) = &c.graph else {
+                judged.push(None);
+                continue;
+            };
+            let base = base_index(i).and_then(|j| {
+                let b = &self.files[j];
+                match (&b.game, &b.compiled) {
+                    (Some((game, layout)), Some(c)) => Some(verdicts::BaseInput {
                         game,
                         layout,
-                        plan: &plan,
-                        path: &f.path,
-                        columns: &f.columns,
-                        stats: &stats,
-                        repro_dir: repro_dir.as_deref(),
-                        explored: explored.as_ref(),
-                    })
-                };
-                for (lint, d, ev) in found {
-                    f.report.add_with(lint, d, ev);
+                        hir: &c.hir,
+                        stats: &stats[j],
+                    }),
+                    _ => None,
                 }
-                f.report.sort();
+            });
+            let cx = Context::new(&f.report.source, &c.hir, graph);
+            let (found, notes) = verdicts::findings(&Input {
+                cx: &cx,
+                game,
+                layout,
+                plan: &plan,
+                path: &f.path,
+                columns: &f.columns,
+                stats: &stats[i],
+                repro_dir: repro_dir.as_deref(),
+                explored: explored.get(i).and_then(Option::as_ref),
+                base: base.as_ref(),
+            });
+            let compare = base
+                .as_ref()
+                .map(|b| super::compare::deltas(b.stats, &stats[i], &f.columns))
+                .unwrap_or_default();
+            let options = game.options().iter().map(|o| o.name.clone()).collect();
+            let fires = super::fires::counts(&cx, layout, &stats[i]);
+            judged.push(Some((found, notes, compare, options, fires)));
+        }
+        // ... then build the reports
+        let mut files: Vec<Option<FileReport>> = Vec::with_capacity(n);
+        let shown_with: Vec<Option<usize>> = self.files.iter().map(|f| f.shown_with).collect();
+        let base_of: Vec<Option<usize>> = self.files.iter().map(|f| f.base_of).collect();
+        for ((mut f, stats), judged) in self.files.into_iter().zip(stats).zip(judged) {
+            if let Some((found, notes, compare, option_names, fires)) = judged {
+                if f.base_of.is_none() {
+                    for (lint, d, ev) in found {
+                        f.report.add_with(lint, d, ev);
+                    }
+                    f.report.sort();
+                }
                 f.report.sim = Some(SimSection {
                     command: match (f.shown_with, self.paths.first()) {
                         (Some(_), Some(lead)) => plan.command(lead, &f.columns),
                         _ => plan.command(&f.path, &f.columns),
                     },
-                    notes,
+                    notes: if f.base_of.is_none() {
+                        notes
+                    } else {
+                        Vec::new()
+                    },
                     plan: plan.clone(),
-                    option_names: game.options().iter().map(|o| o.name.clone()).collect(),
+                    option_names,
                     columns: f.columns,
                     stats,
+                    base: None,
+                    compare,
+                    fires,
                 });
             }
-            files.push(f.report);
+            files.push(Some(f.report));
         }
+        // A variant's base goes into the variant's simulation.
+        for j in 0..n {
+            if let Some(i) = base_of[j]
+                && let Some(sim) = files[j].take().and_then(|r| r.sim)
+                && let Some(Some(v)) = files.get_mut(i)
+                && let Some(vs) = &mut v.sim
+            {
+                vs.base = Some(Box::new(sim));
+            }
+        }
+        let mut files: Vec<FileReport> = files.into_iter().flatten().collect();
         // Rules variants appear in the table of the file they are compared with.
         for i in 0..files.len() {
-            if let Some(lead) = shown_with[i]
+            if let Some(lead) = shown_with.get(i).copied().flatten()
                 && let Some(sim) = files[i].sim.clone()
             {
                 files[lead].compared.push(sim);

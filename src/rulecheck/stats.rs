@@ -107,6 +107,38 @@ impl Histogram {
     pub fn max(&self) -> u32 {
         self.0.keys().next_back().copied().unwrap_or(0)
     }
+    pub fn min(&self) -> u32 {
+        self.0.keys().next().copied().unwrap_or(0)
+    }
+    /// The sample variance of the values (0 with fewer than two).
+    pub fn variance(&self) -> f64 {
+        let n = self.count();
+        if n < 2 {
+            return 0.0;
+        }
+        let m = self.mean();
+        let ss: f64 = self
+            .0
+            .iter()
+            .map(|(v, k)| *k as f64 * (*v as f64 - m).powi(2))
+            .sum();
+        ss / (n - 1) as f64
+    }
+    /// `bins` equal bins from the least value to the greatest: each bin's
+    /// lowest value and its count (empty when there are no values).
+    pub fn bins(&self, bins: usize) -> Vec<(u32, u64)> {
+        if self.count() == 0 || bins == 0 {
+            return Vec::new();
+        }
+        let (lo, hi) = (self.min(), self.max());
+        let width = ((hi - lo) as usize / bins + 1) as u32;
+        let n = ((hi - lo) / width + 1) as usize;
+        let mut out: Vec<(u32, u64)> = (0..n).map(|i| (lo + i as u32 * width, 0)).collect();
+        for (v, k) in &self.0 {
+            out[((v - lo) / width) as usize].1 += k;
+        }
+        out
+    }
 }
 
 /// What went wrong in a game: one of the simulation lints.
@@ -158,6 +190,13 @@ pub struct Stats {
     pub no_winner: u64,
     /// Lead changes summed over the finished games.
     pub lead_changes: u64,
+    /// Finished games by lead changes.
+    #[serde(default)]
+    pub leads: Histogram,
+    /// The win margin of each finished game with a single winner: the
+    /// winner's `winners` key against the best of the others (0 for ties).
+    #[serde(default)]
+    pub margins: Histogram,
     /// Decisions taken (in every game), the legal actions offered at them,
     /// and those with a single legal action.
     pub choices: u64,
@@ -183,7 +222,8 @@ impl Stats {
         self.incidents.entry((kind, at)).or_default().add(i, KEEP);
     }
 
-    /// Count a finished game in; `first` is the seat of its first decision.
+    /// Count a finished game in; `first` is the seat of its first decision,
+    /// `margin` the winner's lead on the `winners` key, if known.
     pub fn finish(
         &mut self,
         turns: u32,
@@ -191,8 +231,13 @@ impl Stats {
         winners: &[usize],
         lead_changes: u32,
         first: Option<usize>,
+        margin: Option<u32>,
     ) {
         self.finished += 1;
+        self.leads.add(lead_changes);
+        if let Some(m) = margin {
+            self.margins.add(m);
+        }
         if let Some(f) = first {
             self.first_known += 1;
             let k = winners.len();
@@ -245,6 +290,8 @@ impl Stats {
         self.ties += o.ties;
         self.no_winner += o.no_winner;
         self.lead_changes += o.lead_changes;
+        self.leads.merge(&o.leads);
+        self.margins.merge(&o.margins);
         self.choices += o.choices;
         self.offered += o.offered;
         self.forced += o.forced;
@@ -279,6 +326,15 @@ impl Stats {
     pub fn first_seat_advantage(&self, players: usize) -> bool {
         let (share, half) = self.first_mover_share();
         self.first_known >= 2 && players > 1 && share - half > 1.0 / players as f64
+    }
+
+    /// The fair share of one seat: the wins handed out (a game with no
+    /// winner hands out none) shared evenly between `players`.
+    pub fn fair_share(&self, players: usize) -> f64 {
+        if players == 0 {
+            return 0.0;
+        }
+        (1.0 - ratio(self.no_winner, self.finished)) / players as f64
     }
 
     pub fn tie_rate(&self) -> f64 {
@@ -350,10 +406,10 @@ mod tests {
     fn win_shares_and_advantage() {
         let mut s = Stats::default();
         for _ in 0..70 {
-            s.finish(1, 1, &[0], 0, Some(0));
+            s.finish(1, 1, &[0], 0, Some(0), None);
         }
         for _ in 0..30 {
-            s.finish(1, 1, &[1], 0, Some(0));
+            s.finish(1, 1, &[1], 0, Some(0), None);
         }
         let (share, half) = s.win_share(0);
         assert!(
@@ -361,7 +417,7 @@ mod tests {
             "{half}"
         );
         assert!(s.first_seat_advantage(2));
-        s.finish(1, 1, &[0, 1], 0, Some(0));
+        s.finish(1, 1, &[0, 1], 0, Some(0), None);
         assert_eq!(s.ties, 1);
         assert!((s.win_share(1).0 - 30.5 / 101.0).abs() < 1e-12);
     }

@@ -22,6 +22,10 @@ const LABEL: usize = 22;
 /// (rules variants compared with the first) follow those of `sims[0]`.
 pub fn render(sims: &[&SimSection]) -> String {
     let sim = sims[0];
+    // a variant checked alone: its base's columns first
+    let mut all: Vec<&SimSection> = sim.base.iter().map(|b| b.as_ref()).collect();
+    all.extend(sims);
+    let sims = all.as_slice();
     let p = &sim.plan;
     let columns: Vec<&super::plan::Column> = sims.iter().flat_map(|s| &s.columns).collect();
     let stats: Vec<&Stats> = sims.iter().flat_map(|s| &s.stats).collect();
@@ -102,6 +106,19 @@ pub fn render(sims: &[&SimSection]) -> String {
         "lead changes / game",
         done(&|s, _| format!("{:.2}", s.mean_lead_changes())),
     );
+    if stats.iter().any(|s| s.margins.count() > 0) {
+        row(
+            "win margin: mean / max",
+            done(&|s, _| format!("{:.1} / {}", s.margins.mean(), s.margins.max())),
+        );
+    }
+    row(
+        "turns histogram",
+        done(&|s, _| {
+            let h = &s.turns;
+            format!("{} {}..{}", sparkline(h), h.min(), h.max())
+        }),
+    );
     let seats = columns.iter().map(|c| c.players).max().unwrap_or(0);
     for seat in 0..seats {
         row(
@@ -155,9 +172,57 @@ pub fn render(sims: &[&SimSection]) -> String {
         out.push('\n');
     }
     for s in sims {
+        if !s.compare.is_empty() {
+            let _ = writeln!(
+                out,
+                "  against the base (95% intervals; `moved`: significant, Bonferroni over each column's metrics):"
+            );
+            let mut last = "";
+            for d in &s.compare {
+                if d.column != last {
+                    let _ = writeln!(out, "    {}:", d.column);
+                    last = &d.column;
+                }
+                let _ = writeln!(out, "      {}", d.line());
+            }
+        }
+    }
+    if let Some(s) = Some(sim).filter(|s| !s.fires.is_empty()) {
+        let _ = writeln!(out, "  fire counts (all columns):");
+        let mut line = String::new();
+        for f in &s.fires {
+            let cell = format!("{} ({}): {}", f.what, f.at, f.count);
+            if !line.is_empty() && line.len() + cell.len() > 100 {
+                let _ = writeln!(out, "    {}", line.trim_end_matches([',', ' ']));
+                line.clear();
+            }
+            line.push_str(&cell);
+            line.push_str(", ");
+        }
+        if !line.is_empty() {
+            let _ = writeln!(out, "    {}", line.trim_end_matches([',', ' ']));
+        }
+    }
+    for s in sims {
         for n in &s.notes {
             let _ = writeln!(out, "  note: {n}");
         }
     }
     out
+}
+
+/// A game-length histogram in eight characters.
+pub fn sparkline(h: &super::stats::Histogram) -> String {
+    const BARS: [char; 8] = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
+    let bins = h.bins(8);
+    let top = bins.iter().map(|b| b.1).max().unwrap_or(0).max(1);
+    bins.iter()
+        .map(|(_, k)| {
+            if *k == 0 {
+                ' '
+            } else {
+                BARS[((*k * 7).div_ceil(top)) as usize]
+            }
+        })
+        .collect()
 }

@@ -63,6 +63,17 @@ pub struct Input<'a> {
     pub repro_dir: Option<&'a Path>,
     /// What guided exploration reached after the random games, if it ran.
     pub explored: Option<&'a Explored>,
+    /// For a rules variant: its base, simulated beside it.
+    pub base: Option<&'a BaseInput<'a>>,
+}
+
+/// The base of a rules variant, as simulated beside it (its columns in
+/// the same order as the variant's).
+pub struct BaseInput<'a> {
+    pub game: &'a Game,
+    pub layout: &'a Layout,
+    pub hir: &'a crate::check::hir::Hir,
+    pub stats: &'a [Stats],
 }
 
 pub type Found = (&'static Lint, Diagnostic, Option<Evidence>);
@@ -87,6 +98,11 @@ pub fn findings(input: &Input) -> (Vec<Found>, Vec<String>) {
     for ((kind, at), hits) in by_place {
         out.push(incident_finding(input, kind, at, &hits, None));
     }
+    out.extend(super::balance::findings(
+        &input.cx.source.text,
+        input.columns,
+        input.stats,
+    ));
     let games: u64 = input.stats.iter().map(|s| s.games).sum();
     let stopped: u64 = input.stats.iter().map(Stats::errors).sum();
     if stopped > 0 {
@@ -127,6 +143,8 @@ pub fn findings(input: &Input) -> (Vec<Found>, Vec<String>) {
         if let Some(x) = input.explored {
             diags = super::explore_report::judge(input, x, &cov, diags, &mut notes);
         }
+        super::classify::per_column(input, &diags, &mut notes);
+        let diags = super::classify::against_base(input, diags, &mut notes);
         for d in diags {
             out.push((&NEVER_FIRED, d, None));
         }
@@ -155,9 +173,12 @@ fn gated_note(input: &Input, g: &Gated) -> String {
         .collect::<std::collections::BTreeSet<_>>()
         .into_iter()
         .collect();
+    let place = match super::split::Parts::of(input.cx.source) {
+        Some(p) => p.where_is(g.span.start),
+        None => format!("line {}", input.cx.source.line_of(g.span.start)),
+    };
     format!(
-        "line {} never ran: it needs a condition on {} that fails with {first} = {} (check it with --vary {first}=...)",
-        input.cx.source.line_of(g.span.start),
+        "{place} never ran: it needs a condition on {} that fails with {first} = {} (check it with --vary {first}=...)",
         names.join(" and "),
         values.join(" or "),
     )
@@ -300,9 +321,14 @@ fn incident_finding(
         let exits = super::exits::exits(input.game, &input.layout.node_base, &nodes);
         let never: Vec<_> = exits.iter().filter(|e| e.never).collect();
         if !never.is_empty() {
+            let seen = values_seen(input, col, hits, &never);
             d.labels.clear();
-            for e in never {
-                d = d.label(first_line(&input.cx.source.text, e.span), e.label.clone());
+            for (e, seen) in never.iter().zip(seen) {
+                let label = match seen {
+                    Some(v) => format!("{}; {v}", e.label),
+                    None => e.label.clone(),
+                };
+                d = d.label(first_line(&input.cx.source.text, e.span), label);
             }
             d.message = format!(
                 "{}; the game can end only where a condition was never true",
@@ -318,6 +344,39 @@ fn incident_finding(
         d = d.help("the engine stopped with an internal error; the reproduction replays the moves before it");
     }
     (lint, d, Some(ev))
+}
+
+/// The values the never-true guards' sides took in the first games of
+/// column `col` that did not end (replayed; see `seen.rs`).
+fn values_seen(
+    input: &Input,
+    col: usize,
+    hits: &[(usize, &Incidents)],
+    never: &[&super::exits::Exit],
+) -> Vec<Option<String>> {
+    let guards: Vec<(u16, u32)> = never.iter().filter_map(|e| e.guard).collect();
+    let games: Vec<u64> = hits
+        .iter()
+        .filter(|(c, _)| *c == col)
+        .flat_map(|(_, l)| l.first.iter().map(|i| i.game))
+        .collect();
+    let column = &input.columns[col];
+    let table = Table {
+        game: input.game,
+        layout: input.layout,
+        players: column.players,
+        options: &column.options,
+        agent: input.plan.agent_kind(),
+        max_decisions: input.plan.max_decisions,
+    };
+    let mut sides = super::seen::values(&table, input.plan.seed, &games, &guards).into_iter();
+    never
+        .iter()
+        .map(|e| {
+            e.guard?;
+            super::seen::describe(&sides.next()?)
+        })
+        .collect()
 }
 
 /// A statement's first line, without an opening brace (`choose p`).

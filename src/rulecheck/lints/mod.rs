@@ -8,15 +8,19 @@
 //! and `--deny` afterwards, so lints never need to know about either.
 //! Simulation verdicts register here too, with [`Pass::Simulation`].
 
+mod all_ties;
 mod card_lost;
 mod constant_condition;
 mod does_not_end;
+mod first_mover_advantage;
 mod invalid_allow;
 mod invariant_broken;
 mod missing_deck_size;
 pub mod never_fired;
 mod never_written_var;
+mod no_lead_changes;
 mod rule_fault;
+mod seat_imbalance;
 mod single_option_choice;
 mod softlock;
 mod unreachable_node;
@@ -38,12 +42,16 @@ use crate::graph::Graph;
 use std::cell::OnceCell;
 use std::fmt;
 
+pub use all_ties::LINT as ALL_TIES;
 pub use card_lost::LINT as CARD_LOST;
 pub use does_not_end::LINT as DOES_NOT_END;
+pub use first_mover_advantage::LINT as FIRST_MOVER_ADVANTAGE;
 pub use invalid_allow::LINT as INVALID_ALLOW;
 pub use invariant_broken::LINT as INVARIANT_BROKEN;
 pub use never_fired::LINT as NEVER_FIRED;
+pub use no_lead_changes::LINT as NO_LEAD_CHANGES;
 pub use rule_fault::LINT as RULE_FAULT;
+pub use seat_imbalance::LINT as SEAT_IMBALANCE;
 pub use softlock::LINT as SOFTLOCK;
 pub use unreachable_phase::{
     LINT as UNREACHABLE_PHASE, from_checker as unreachable_phase_from_checker,
@@ -137,6 +145,10 @@ pub static REGISTRY: &[&Lint] = &[
     &card_lost::LINT,
     &rule_fault::LINT,
     &never_fired::LINT,
+    &first_mover_advantage::LINT,
+    &seat_imbalance::LINT,
+    &all_ties::LINT,
+    &no_lead_changes::LINT,
 ];
 
 /// The lint with this name.
