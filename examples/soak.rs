@@ -109,7 +109,7 @@ fn playout(
     all: &[(String, Game)],
     counts: &Counts,
     acts: &mut Vec<grail::Action>,
-    picks: &mut Vec<usize>,
+    picks: &mut Vec<String>,
 ) -> Result<(), String> {
     picks.clear();
     let mut rng = ChaCha8Rng::seed_from_u64(grail::sim::game_seed(a.seed, i));
@@ -137,8 +137,10 @@ fn playout(
             return Ok(());
         }
     };
-    let fail = |what: String, picks: &[usize]| {
-        let mut script: String = picks.iter().map(|p| format!("{}\n", p + 1)).collect();
+    let fail = |what: String, picks: &[String]| {
+        // moves by label: the REPL offers identical moves once, so a number
+        // in the engine's full list would not be the REPL's number
+        let mut script: String = picks.iter().map(|l| format!("play {l}\n")).collect();
         script.push_str("moves\n");
         let path = std::env::temp_dir().join(format!("soak-{i}.grail"));
         let sets: String = shown.iter().map(|s| format!(" --set {s}")).collect();
@@ -166,7 +168,7 @@ fn playout(
             );
         }
         let pick = rng.random_range(0..acts.len());
-        picks.push(pick);
+        picks.push(s.label(game, acts[pick]));
         if let Err(e) = s.apply(game, acts[pick]) {
             let why = format!("step {steps}: applying a legal action failed: {e}");
             return fail(why, picks);
