@@ -11,13 +11,13 @@
 //! and arithmetic with a constant or a local operand get their own closure.
 //! Builtins, collections and aggregates are in `compile_call.rs`.
 
+use super::chance::Draws;
 use super::coll::Coll;
 use super::fault::Fault;
 use super::state::Core;
 use crate::graph::Graph;
 use crate::hir::{Expr, Tables};
 use crate::syntax::ast::BinOp;
-use super::chance::Draws;
 
 /// A compiled value.
 pub(crate) type Val = Box<dyn Fn(&mut Cx<'_>) -> i32 + Send + Sync>;

@@ -5,6 +5,7 @@
 //! Collections are walked through [`Coll`] descriptors, so evaluation
 //! allocates nothing.
 
+use super::chance::Draws;
 pub use super::coll::Coll;
 use super::compile::{self, Cx, Val};
 use super::compile_call;
@@ -12,7 +13,6 @@ pub use super::fault::Fault;
 use super::program::Program;
 use super::state::Core;
 use crate::hir::Expr;
-use super::chance::Draws;
 
 /// Checked 32-bit arithmetic: a result out of range is a fault, never a wrap.
 pub fn add(a: i32, b: i32) -> Result<i32, Fault> {
