@@ -18,7 +18,7 @@
 use grail::{Game, State};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
@@ -74,18 +74,9 @@ fn args() -> Args {
 
 fn games() -> Vec<(String, Game)> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut paths: Vec<PathBuf> = Vec::new();
-    for dir in ["rules", "rules/camelot101", "examples"] {
-        for e in std::fs::read_dir(root.join(dir)).expect("a rules directory") {
-            let p = e.expect("a directory entry").path();
-            if p.extension().is_some_and(|x| x == "rules") {
-                paths.push(p);
-            }
-        }
-    }
-    paths.sort();
-    paths
-        .into_iter()
+    ["examples", "rules"]
+        .iter()
+        .flat_map(|d| grail::load::rules_files(&root.join(d)).expect("a rules directory"))
         .map(|p| {
             let g = Game::load(&p).unwrap_or_else(|d| panic!("{}", d.render_plain()));
             let name = p.strip_prefix(root).unwrap_or(&p).display().to_string();

@@ -9,19 +9,11 @@ use grail::{Game, State, Status};
 
 /// Every rules file shipped in `rules/` (variants too) and `examples/`.
 fn shipped_rules() -> Vec<String> {
-    let mut out = Vec::new();
-    for dir in ["rules", "rules/camelot101", "examples"] {
-        let Ok(entries) = std::fs::read_dir(dir) else {
-            continue;
-        };
-        for e in entries.flatten() {
-            let p = e.path();
-            if p.extension().is_some_and(|x| x == "rules") {
-                out.push(p.to_string_lossy().into_owned());
-            }
-        }
-    }
-    out.sort();
+    let out: Vec<String> = ["examples", "rules"]
+        .iter()
+        .flat_map(|d| grail::load::rules_files(std::path::Path::new(d)).expect("a rules folder"))
+        .map(|p| p.to_string_lossy().into_owned())
+        .collect();
     assert!(out.len() > 5, "{out:?}");
     out
 }

@@ -16,18 +16,9 @@ fn games() -> &'static Vec<(String, Game)> {
     static GAMES: OnceLock<Vec<(String, Game)>> = OnceLock::new();
     GAMES.get_or_init(|| {
         let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-        let mut paths = Vec::new();
-        for dir in ["rules", "rules/camelot101", "examples"] {
-            for e in std::fs::read_dir(root.join(dir)).expect("dir") {
-                let p = e.expect("entry").path();
-                if p.extension().is_some_and(|x| x == "rules") {
-                    paths.push(p);
-                }
-            }
-        }
-        paths.sort();
-        paths
-            .into_iter()
+        ["examples", "rules"]
+            .iter()
+            .flat_map(|d| grail::load::rules_files(&root.join(d)).expect("a rules directory"))
             .map(|p| {
                 let g = Game::load(&p).unwrap_or_else(|d| panic!("{}", d.render_plain()));
                 (p.display().to_string(), g)

@@ -10,30 +10,19 @@ use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-const FILES: &[&str] = &[
-    "rules/tamoul.rules",
-    "rules/kameloot.rules",
-    "rules/camelot.rules",
-    "rules/camelot101.rules",
-    "rules/camelot101/level1.rules",
-    "rules/camelot101/level1.1.rules",
-    "rules/camelot101/level1.2.rules",
-    "rules/camelot101/level1.3.rules",
-    "rules/camelot101/level2.rules",
-    "rules/camelot101/level3.rules",
-    "rules/camelot101/level3.1.rules",
-    "rules/camelot101/level4.rules",
-    "examples/chess.rules",
-];
-
+/// Every shipped rules file (`examples/`, `rules/` and its levels).
 fn games() -> &'static [(String, Game)] {
     static GAMES: std::sync::OnceLock<Vec<(String, Game)>> = std::sync::OnceLock::new();
     GAMES.get_or_init(|| {
-        FILES
+        ["examples", "rules"]
             .iter()
-            .map(|f| {
-                let g = Game::load(f).unwrap_or_else(|d| panic!("{f}: {}", d.render_plain()));
-                (f.to_string(), g)
+            .flat_map(|d| {
+                grail::load::rules_files(std::path::Path::new(d)).expect("a rules folder")
+            })
+            .map(|p| {
+                let g = Game::load(&p)
+                    .unwrap_or_else(|d| panic!("{}: {}", p.display(), d.render_plain()));
+                (p.display().to_string(), g)
             })
             .collect()
     })
@@ -116,7 +105,7 @@ fn make_then_unmake_restores_every_game() {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(24))]
     #[test]
-    fn make_unmake_at_random_positions(file in 0..FILES.len(), seed in any::<u64>(), run in 1usize..40) {
+    fn make_unmake_at_random_positions(file in 0..games().len(), seed in any::<u64>(), run in 1usize..40) {
         let (name, game) = &games()[file];
         check_game(name, game, seed, 25, run);
     }

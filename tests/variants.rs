@@ -42,3 +42,22 @@ fn errors_in_a_variant_are_reported() {
         "{text}"
     );
 }
+
+/// `rules_files` walks a folder and its subfolders, sorted by path; a
+/// missing folder is an error.
+#[test]
+fn rules_files_lists_a_folder_sorted() {
+    let files = grail::load::rules_files(std::path::Path::new("rules")).expect("readable");
+    let names: Vec<String> = files.iter().map(|p| p.display().to_string()).collect();
+    assert!(
+        names.iter().any(|n| n == "rules/camelot101.rules"),
+        "{names:?}"
+    );
+    assert!(
+        names.iter().any(|n| n == "rules/camelot101/level4.rules"),
+        "{names:?}"
+    );
+    assert!(files.windows(2).all(|w| w[0] < w[1]), "{names:?}");
+    assert!(names.iter().all(|n| n.ends_with(".rules")), "{names:?}");
+    assert!(grail::load::rules_files(std::path::Path::new("no/such/folder")).is_err());
+}

@@ -12,7 +12,7 @@
 
 mod read;
 
-pub use read::{MAX_VARIANT_DEPTH, read_rules, variant_base};
+pub use read::{MAX_VARIANT_DEPTH, read_rules, rules_files, variant_base};
 
 use crate::diag::code;
 use crate::diag::{Diagnostic, Diagnostics, Source};

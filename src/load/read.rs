@@ -6,7 +6,7 @@
 
 use crate::diag::code;
 use crate::diag::{Diagnostic, Diagnostics, Source};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Read a rules file. A variant (`variant "NAME" extends "BASE"`) is read
 /// after its base (found relative to the variant), so that its declarations
@@ -136,4 +136,28 @@ pub fn variant_base(text: &str) -> Option<String> {
         .map(str::trim_start)
         .find(|l| l.starts_with("variant ") && l.contains(" extends "))
         .and_then(|l| l.rsplit('"').nth(1).map(str::to_string))
+}
+
+/// Every `.rules` file in `dir` and its subfolders, sorted by path
+/// component by component (symlinked folders are not followed). For tools
+/// and tests that run over a collection of games; an unreadable folder is
+/// an error.
+pub fn rules_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
+    let mut out = Vec::new();
+    let mut todo = vec![dir.to_path_buf()];
+    while let Some(d) = todo.pop() {
+        for e in std::fs::read_dir(&d)? {
+            let e = e?;
+            let p = e.path();
+            // the entry's own type: a symlinked folder is not followed, so
+            // a link loop cannot make this walk run forever
+            if e.file_type()?.is_dir() {
+                todo.push(p);
+            } else if p.extension().is_some_and(|x| x == "rules") {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    Ok(out)
 }
