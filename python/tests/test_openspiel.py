@@ -65,15 +65,17 @@ def test_ismcts_plays_a_hidden_hand_game():
     rng = np.random.RandomState(3)
     evaluator = grail.openspiel.RolloutEvaluator(n_rollouts=1, random_state=rng)
     wins = 0
-    games = 4
+    # 12 games at 64 simulations: 4 games at 24 won 2 to 4 from run to run
+    # (OpenSpiel's search is not fully reproducible across processes)
+    games = 12
     for g in range(games):
-        bot = ismcts.ISMCTSBot(game, evaluator, 2.0, max_simulations=24, random_state=rng,
+        bot = ismcts.ISMCTSBot(game, evaluator, 2.0, max_simulations=64, random_state=rng,
                                allow_inconsistent_action_sets=True)
         rand = uniform_random.UniformRandomBot(1 - g % 2, rng)
         seat = g % 2
         bots = [bot, rand] if seat == 0 else [rand, bot]
         wins += play(game, bots, rng)[seat] > 0
-    assert wins >= 3, f"IS-MCTS won {wins} of {games}"
+    assert wins >= 9, f"IS-MCTS won {wins} of {games}"
 
 
 def test_cfr_solves_two_cards():
