@@ -3,6 +3,12 @@
 //! the bots seated, the trace switch and the options chosen for the next
 //! start. Running a command line (`Session::exec`) lives with the command
 //! table in `commands.rs`, so this file depends on no handler.
+//!
+//! Undo is the engine's make/unmake journal: the session's state keeps a
+//! mark for every move ([`State::keep_undo`]), so a move's entry holds no
+//! copy of the state and `undo` takes it back with [`State::undo`]; `redo`
+//! applies the move again (the engine is deterministic). Only a designer
+//! edit keeps a whole state (see [`Before`]).
 
 use super::args::AUTO_END_LIMIT;
 use crate::agent::{Agent, AgentKind};
@@ -41,11 +47,36 @@ impl std::fmt::Display for Done {
     }
 }
 
-/// A history entry: the state before it, and what was done.
-#[derive(Clone, Debug)]
+/// How a history entry is taken back.
+#[derive(Debug)]
+pub enum Before {
+    /// A move applied with a mark open: [`State::undo`] takes it back from
+    /// the engine's journal, and redo applies it again.
+    Journal,
+    /// The whole state before the entry, taken back by putting it back.
+    /// The journal breaks across these, so they legitimately keep a
+    /// snapshot: a designer edit (`arrange`, `put`) writes the table
+    /// without journaling and forgets the open marks, and an
+    /// explicit-chance state refuses make/unmake. For an edit the snapshot
+    /// is the state itself moved aside (the edit is made on a copy), so it
+    /// keeps its open marks and the moves before the edit stay undoable
+    /// from the journal.
+    Snapshot(Box<State>),
+}
+
+/// A history entry: what was done, and how to take it back.
+#[derive(Debug)]
 pub struct Entry {
-    pub before: State,
+    pub before: Before,
     pub done: Done,
+}
+
+/// An undone entry, for `redo`: the state after it when the entry kept a
+/// snapshot (moved back on redo); a journaled move is applied again.
+#[derive(Debug)]
+pub struct Undone {
+    pub done: Done,
+    pub after: Option<Box<State>>,
 }
 
 /// An agent playing a seat.
@@ -60,8 +91,8 @@ pub struct Session {
     pub state: State,
     /// Undo stack, oldest first; also what `log` prints and `save` writes.
     pub history: Vec<Entry>,
-    /// Undone entries with the state after each, the latest undone last.
-    pub redo: Vec<(Entry, State)>,
+    /// Undone entries, the latest undone last.
+    pub redo: Vec<Undone>,
     /// Random moves for `auto` on seats without a bot, from the game seed.
     pub rng: ChaCha8Rng,
     pub seed: u64,
@@ -88,7 +119,8 @@ pub struct Session {
 impl Session {
     /// Start a game; the error is one line.
     pub fn new(game: &Game, players: usize, seed: u64, opts: &[i32]) -> Result<Session, String> {
-        let state = State::new(game, players, seed, opts).map_err(|e| e.to_string())?;
+        let mut state = State::new(game, players, seed, opts).map_err(|e| e.to_string())?;
+        state.keep_undo(true);
         let chosen = game
             .options()
             .iter()
@@ -177,9 +209,9 @@ impl Session {
             .collect()
     }
 
-    /// Apply a legal action to a copy of the state; keep it only if the
-    /// engine accepts it. Prints `P2: label` (and the trace when it is on).
-    /// A new move forgets what could be redone.
+    /// Apply a legal action; the state changes only if the engine accepts
+    /// it. Prints `P2: label` (and the trace when it is on). A new move
+    /// forgets what could be redone.
     pub fn play(&mut self, action: Action, out: &mut String) -> Result<(), String> {
         self.play_with(action, out, None).map(|_| ())
     }
@@ -198,13 +230,19 @@ impl Session {
         if !self.state.legal_actions(&self.game).contains(&action) {
             return Err(format!("that move is not legal now (P{player}: {label})"));
         }
-        let mut next = self.state.clone();
+        // The state keeps a mark per move, and an action that fails is taken
+        // back at once. An explicit-chance state has no marks: it keeps a copy.
+        let snapshot = self
+            .state
+            .explicit_chance()
+            .then(|| Box::new(self.state.clone()));
+        let marks = self.state.open_marks();
         let mut rec = super::trace::Recorder::new(&self.game);
         let mut end: Option<State> = None;
         let phases = &self.game.graph().phases;
         let trace = self.trace;
         let applied = if trace || round.is_some() {
-            next.apply_looking(&self.game, action, &mut |st, p, n| {
+            self.state.apply_looking(&self.game, action, &mut |st, p, n| {
                 if trace {
                     rec.look(st, p, n);
                 }
@@ -218,10 +256,21 @@ impl Session {
                 }
             })
         } else {
-            next.apply(&self.game, action)
+            self.state.apply(&self.game, action)
         };
-        applied.map_err(|e| format!("{e} (P{player}: {label})"))?;
-        let before = std::mem::replace(&mut self.state, next);
+        if let Err(e) = applied {
+            if let Some(old) = snapshot {
+                self.state = *old;
+            }
+            return Err(format!("{e} (P{player}: {label})"));
+        }
+        let before = match snapshot {
+            Some(old) => Before::Snapshot(old),
+            None => {
+                debug_assert_eq!(self.state.open_marks(), marks + 1, "a mark per move");
+                Before::Journal
+            }
+        };
         let done = Done::Move {
             player,
             label,
@@ -236,10 +285,59 @@ impl Session {
         Ok(end)
     }
 
-    /// Record a state change made by the designer (arrange, put) for undo.
+    /// Record a state change made by the designer (arrange, put) for undo:
+    /// `before` is the state as it was (with its open marks), the session's
+    /// state the edited copy, which keeps marks from now on.
     pub fn record(&mut self, before: State, done: Done) {
-        self.history.push(Entry { before, done });
+        self.state.keep_undo(true);
+        self.history.push(Entry {
+            before: Before::Snapshot(Box::new(before)),
+            done,
+        });
         self.redo.clear();
+    }
+
+    /// Take back the newest history entry, keeping it for `redo`.
+    pub fn undo_one(&mut self) -> Result<Option<&Done>, String> {
+        let Some(Entry { before, done }) = self.history.pop() else {
+            return Ok(None);
+        };
+        let after = match before {
+            Before::Journal => {
+                if let Err(e) = self.state.undo(&self.game) {
+                    self.history.push(Entry { before, done });
+                    return Err(format!("cannot undo: {e}"));
+                }
+                None
+            }
+            Before::Snapshot(old) => Some(Box::new(std::mem::replace(&mut self.state, *old))),
+        };
+        self.redo.push(Undone { done, after });
+        Ok(self.redo.last().map(|u| &u.done))
+    }
+
+    /// Do again the newest undone entry.
+    pub fn redo_one(&mut self) -> Result<Option<&Done>, String> {
+        let Some(Undone { done, after }) = self.redo.pop() else {
+            return Ok(None);
+        };
+        let before = match (after, &done) {
+            (Some(after), _) => Before::Snapshot(Box::new(std::mem::replace(&mut self.state, *after))),
+            (None, Done::Move { action, .. }) => {
+                if let Err(e) = self.state.apply_unchecked(&self.game, *action) {
+                    self.redo.push(Undone { done, after: None });
+                    return Err(format!("cannot redo: {e}"));
+                }
+                Before::Journal
+            }
+            (None, Done::Arrange(_)) => {
+                // not reached: an edit is always undone from a snapshot
+                self.redo.push(Undone { done, after: None });
+                return Err("cannot redo an edit without its position".into());
+            }
+        };
+        self.history.push(Entry { before, done });
+        Ok(self.history.last().map(|e| &e.done))
     }
 
     /// The bot playing the seat that must choose now, if any.

@@ -155,14 +155,12 @@ pub fn cmd_undo(s: &mut Session, args: &[&str], out: &mut String) -> Result<Flow
     let k = steps_arg("undo", args, s.history.len(), none)?;
     let (mut moves, mut arranged) = (0, 0);
     for _ in 0..k {
-        if let Some(entry) = s.history.pop() {
-            match entry.done {
+        if let Some(done) = s.undo_one()? {
+            match done {
                 Done::Move { .. } => moves += 1,
                 Done::Arrange(_) => arranged += 1,
             }
-            let _ = writeln!(out, "undone: {}", entry.done);
-            let after = std::mem::replace(&mut s.state, entry.before.clone());
-            s.redo.push((entry, after));
+            let _ = writeln!(out, "undone: {done}");
         }
     }
     let plural = |n: usize, one: &str, many: &str| match n {
@@ -183,10 +181,8 @@ pub fn cmd_redo(s: &mut Session, args: &[&str], out: &mut String) -> Result<Flow
     let none = "nothing to redo: `redo` follows `undo`, before any new move";
     let k = steps_arg("redo", args, s.redo.len(), none)?;
     for _ in 0..k {
-        if let Some((entry, after)) = s.redo.pop() {
-            let _ = writeln!(out, "redone: {}", entry.done);
-            s.state = after;
-            s.history.push(entry);
+        if let Some(done) = s.redo_one()? {
+            let _ = writeln!(out, "redone: {done}");
         }
     }
     s.report_position(out);
