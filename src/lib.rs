@@ -39,6 +39,6 @@ pub mod sim;
 pub mod syntax;
 
 pub use engine::{
-    Action, ActionSpace, EngineError, Fault, Game, OptionError, PendingChoice, PlayersError, Probe,
-    SetError, State, Status, Viewer,
+    Action, ActionSpace, Conservation, EngineError, Fault, Game, Illegal, OptionError,
+    PendingChoice, PlayersError, Probe, SetError, SetupError, State, Status, Viewer,
 };

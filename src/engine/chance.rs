@@ -242,9 +242,7 @@ impl State {
     pub fn apply_chance(&mut self, game: &Game, value: i32) -> Result<(), EngineError> {
         let ok = self.chance_node().is_some_and(|n| n.id(value).is_some());
         let Some(ch) = self.chance.as_mut().filter(|_| ok) else {
-            return Err(EngineError::Illegal(format!(
-                "{value} is not an outcome of a pending chance node"
-            )));
+            return Err(EngineError::Illegal(super::Illegal::NotAnOutcome(value)));
         };
         ch.outcomes.push(value);
         self.rerun(game)
@@ -295,7 +293,7 @@ impl State {
                         self.chance = Some(ch);
                         Err((Fault::Chance, (0, 0)))
                     }
-                    Err(f) => return Err(EngineError::Setup(f.to_string())),
+                    Err(f) => return Err(EngineError::Setup(super::SetupError::Start(f))),
                 }
             }
         };

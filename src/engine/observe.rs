@@ -260,9 +260,7 @@ impl State {
     /// replayable past and is refused.
     pub fn information_state(&self, game: &Game, seat: usize) -> Result<String, EngineError> {
         if self.edited {
-            return Err(EngineError::Illegal(
-                "a position edited by hand has no history to show".into(),
-            ));
+            return Err(EngineError::Illegal(super::Illegal::EditedHistory));
         }
         let mut out = String::new();
         let (n, seed, opts) = (self.players(), self.seed(), &self.core.opts);
@@ -297,12 +295,10 @@ impl State {
     /// when it is not one (bad JSON, another player count or table).
     pub fn from_json(game: &Game, text: &str) -> Result<State, EngineError> {
         let s: State = serde_json::from_str(text)
-            .map_err(|e| EngineError::Setup(format!("not a saved state: {e}")))?;
+            .map_err(|e| EngineError::Setup(super::SetupError::NotSaved(e.to_string())))?;
         let (lo, hi) = game.players();
         if s.players() < lo || s.players() > hi || s.core.opts.len() != game.options().len() {
-            return Err(EngineError::Setup(
-                "the state is not one of this game (players or options differ)".into(),
-            ));
+            return Err(EngineError::Setup(super::SetupError::OtherGame));
         }
         s.check_conservation(game)?;
         Ok(s)

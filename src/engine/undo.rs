@@ -14,7 +14,8 @@
 
 use super::Game;
 use super::exec::Action;
-use super::state::{Core, EngineError, Frame, State};
+use super::error::{EngineError, Illegal};
+use super::state::{Core, Frame, State};
 use rand_chacha::ChaCha8Rng;
 
 /// One write to the table, with what it replaced.
@@ -65,7 +66,7 @@ pub(super) enum Entry {
 }
 
 /// The writes to a table since the oldest open mark.
-#[derive(Debug, Default)]
+#[derive(Default)]
 pub struct Journal {
     pub(super) on: bool,
     pub(super) log: Vec<Entry>,
@@ -231,12 +232,35 @@ struct Saved {
 }
 
 /// The open marks of a state (not copied by a clone, not saved).
-#[derive(Debug, Default)]
+#[derive(Default)]
 pub struct Marks {
     saved: Vec<Saved>,
     depth: usize,
     /// `apply` opens a mark for every action, so that `undo` needs no replay.
     pub(super) keep: bool,
+}
+
+/// Only how many writes are journaled: the buffers kept from earlier
+/// marks are no part of the position (two states that reached the same
+/// position by different undos print the same).
+impl std::fmt::Debug for Journal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Journal")
+            .field("on", &self.on)
+            .field("writes", &self.log.len())
+            .finish()
+    }
+}
+
+/// Only how many marks are open and whether they are kept (see
+/// [`Journal`]'s `Debug`).
+impl std::fmt::Debug for Marks {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Marks")
+            .field("depth", &self.depth)
+            .field("keep", &self.keep)
+            .finish()
+    }
 }
 
 impl Marks {
@@ -264,7 +288,7 @@ impl State {
     /// ```
     pub fn make(&mut self, game: &Game, action: Action) -> Result<Mark, EngineError> {
         if !self.is_legal(game, action) {
-            return Err(EngineError::Illegal("that move is not legal now".into()));
+            return Err(EngineError::Illegal(Illegal::NotLegal));
         }
         self.make_unchecked(game, action)
     }
@@ -272,7 +296,7 @@ impl State {
     /// Like [`State::make`] for an action known to be legal.
     pub fn make_unchecked(&mut self, game: &Game, action: Action) -> Result<Mark, EngineError> {
         if self.explicit_chance() {
-            return Err(EngineError::Illegal(super::CHANCE_NO_UNDO.into()));
+            return Err(EngineError::Illegal(Illegal::ChanceNoUndo));
         }
         let mark = self.open_mark();
         match self.apply_inner(game, action) {

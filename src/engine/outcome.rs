@@ -1,0 +1,174 @@
+//! How a game ends: the winners under the `winners` rule (with its
+//! `where` filter and tie-break keys), the scores, the declared invariants
+//! and the conservation of cards. A fault in any key is reported when the
+//! game ends ([`State::try_winners`]), never hidden.
+
+use super::error::Conservation;
+use super::{EngineError, Game, State, eval};
+
+impl State {
+    /// Who won, once the game is over: every player with the best score
+    /// under the `winners` rule (ties share), among the players its `where`
+    /// condition admits. Empty when nobody wins (no player admitted). A
+    /// finished game's keys cannot fault (a fault is reported when the game
+    /// ends, see [`State::try_winners`]), so this shows none.
+    pub fn winners(&self, game: &Game) -> Vec<usize> {
+        self.try_winners(game).unwrap_or_default()
+    }
+
+    /// Like [`State::winners`], or the fault evaluating the `winners` key,
+    /// its `where` filter or a tie-break key.
+    pub fn try_winners(&self, game: &Game) -> Result<Vec<usize>, EngineError> {
+        if !self.over {
+            return Ok(Vec::new());
+        }
+        let scores = self.try_scores(game)?;
+        let t = &game.graph().tables;
+        let mut admitted = Vec::with_capacity(scores.len());
+        for p in 0..scores.len() {
+            let ok = match &t.winners_filter {
+                None => true,
+                Some(cond) => self.winners_expr(game, cond, p)? != 0,
+            };
+            if ok {
+                admitted.push(p);
+            }
+        }
+        let keys = admitted.iter().map(|p| scores[*p]);
+        let best = if t.winners_highest {
+            keys.max()
+        } else {
+            keys.min()
+        };
+        let Some(best) = best else {
+            return Ok(Vec::new());
+        };
+        let tied = admitted
+            .into_iter()
+            .filter(|p| scores[*p] == best)
+            .collect();
+        self.break_ties(game, tied)
+    }
+
+    /// Narrow tied winners by the further keys of `winners highest (a, b)`.
+    fn break_ties(&self, game: &Game, mut tied: Vec<usize>) -> Result<Vec<usize>, EngineError> {
+        let g = game.graph();
+        for key in &g.tables.winners_tiebreak {
+            if tied.len() < 2 {
+                break;
+            }
+            let values = tied
+                .iter()
+                .map(|p| self.winners_expr(game, key, *p))
+                .collect::<Result<Vec<i32>, _>>()?;
+            let best = if g.tables.winners_highest {
+                values.iter().max()
+            } else {
+                values.iter().min()
+            };
+            let best = *best.expect("two or more tied");
+            tied = tied
+                .into_iter()
+                .zip(values)
+                .filter(|(_, v)| *v == best)
+                .map(|(p, _)| p)
+                .collect();
+        }
+        Ok(tied)
+    }
+
+    /// An expression of the `winners` rule for player `p` (bound to its
+    /// first local); a fault is located at the `winners` line.
+    fn winners_expr(
+        &self,
+        game: &Game,
+        e: &crate::hir::Expr,
+        p: usize,
+    ) -> Result<i32, EngineError> {
+        let g = game.graph();
+        let mut locals = vec![0i32; usize::from(g.tables.winners_locals).max(16)];
+        locals[0] = p as i32;
+        eval::Ev {
+            g,
+            c: &self.core,
+            locals: &mut locals,
+            rng: None,
+        }
+        .eval(e)
+        .map_err(|fault| {
+            let text = &game.source().text;
+            let at = text.find("\nwinners ").map_or(0, |i| i + 1);
+            EngineError::Fault {
+                fault,
+                message: fault.message().to_string(),
+                phase: "winners".into(),
+                node: 0,
+                line: game.source().line_of(at as u32),
+            }
+        })
+    }
+
+    /// The `winners` key for each player. A finished game's key cannot
+    /// fault (a fault is reported when the game ends); during a game a key
+    /// that faults shows as 0 here: [`State::try_scores`] gives the fault.
+    pub fn scores(&self, game: &Game) -> Vec<i32> {
+        match self.try_scores(game) {
+            Ok(s) => s,
+            Err(_) => vec![0; self.players()],
+        }
+    }
+
+    /// The `winners` key for each player, or the fault evaluating it.
+    pub fn try_scores(&self, game: &Game) -> Result<Vec<i32>, EngineError> {
+        let Some(key) = &game.graph().tables.winners_key else {
+            return Ok(Vec::new());
+        };
+        (0..self.players())
+            .map(|p| self.winners_expr(game, key, p))
+            .collect()
+    }
+
+    /// The description of the first declared invariant that does not hold now.
+    pub fn broken_invariant(&self, game: &Game) -> Option<String> {
+        let g = game.graph();
+        for (text, e) in &g.tables.invariants {
+            let mut locals = [0i32; 16];
+            let ok = eval::Ev {
+                g,
+                c: &self.core,
+                locals: &mut locals,
+                rng: None,
+            }
+            .eval(e);
+            if ok != Ok(1) {
+                return Some(text.clone());
+            }
+        }
+        None
+    }
+
+    /// Every card is in exactly one zone, and the index agrees.
+    pub fn check_conservation(&self, game: &Game) -> Result<(), EngineError> {
+        let n = game.card_count();
+        let mut seen = vec![false; n];
+        for (z, cards) in self.core.zones().enumerate() {
+            for c in cards {
+                let c = *c as usize;
+                if c >= n || seen[c] {
+                    return Err(EngineError::Conservation(Conservation::Twice(c)));
+                }
+                seen[c] = true;
+                if self.core.card_zone(c) as usize != z {
+                    return Err(EngineError::Conservation(Conservation::WrongZone(c)));
+                }
+            }
+        }
+        match seen.iter().position(|s| !s) {
+            Some(c) => Err(EngineError::Conservation(Conservation::Vanished {
+                card: c,
+                name: game.card_name(c).to_string(),
+            })),
+            None => Ok(()),
+        }
+    }
+}

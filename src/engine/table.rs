@@ -1,0 +1,377 @@
+//! The table the rules see: [`Core`] (zones in one flat card arena, each
+//! card's zone and knowers, variables, actor and current player) over its
+//! fixed [`Layout`]. Every write goes through a method here or in
+//! `undo.rs`, which journals it while a make/unmake mark is open.
+
+use super::undo::{Entry, Journal};
+use crate::graph::Graph;
+use crate::syntax::ast::Visibility;
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+
+/// Bitset of players who know a card.
+pub type Knowers = u32;
+
+/// What a game's table looks like, fixed once the players are seated: the
+/// zone instances, the variables' places and the option values. Shared by
+/// every copy of the state (a clone bumps a count, copies nothing).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct Layout {
+    pub n: u8,
+    pub counterclockwise: bool,
+    pub opts: Vec<i32>,
+    /// First instance of each declared zone (per-player zones have `n`).
+    pub zone_base: Vec<u16>,
+    /// Instances of each declared zone (1, the players, or a board's cells).
+    pub zone_count: Vec<u16>,
+    /// For each instance: its declared zone and owner (-1 if shared).
+    pub inst_zone: Vec<u16>,
+    pub inst_owner: Vec<i8>,
+    pub var_base: Vec<u32>,
+}
+
+/// What the rules can see. The cards of every zone instance live in one
+/// flat arena (`arena`): `starts` (one per instance, plus the end), then the
+/// cards of instance 0, 1, ... bottom first, then each card's instance. A
+/// clone is three vector copies whatever the number of zones, and
+/// [`Core::copy_from`] reuses the buffers (no allocation).
+#[derive(Debug, Serialize, Deserialize)]
+pub struct Core {
+    lay: std::sync::Arc<Layout>,
+    pub(super) arena: Vec<u16>,
+    pub known: Vec<Knowers>,
+    pub vars: Vec<i32>,
+    pub actor: i32,
+    pub current: i32,
+    /// The writes since the oldest open mark (`undo.rs`); never copied.
+    #[serde(skip)]
+    pub(super) log: Journal,
+}
+
+impl Clone for Core {
+    fn clone(&self) -> Core {
+        Core {
+            lay: self.lay.clone(),
+            arena: self.arena.clone(),
+            known: self.known.clone(),
+            vars: self.vars.clone(),
+            actor: self.actor,
+            current: self.current,
+            log: Journal::default(),
+        }
+    }
+
+    /// Reuses this table's buffers: no allocation once they are big enough.
+    fn clone_from(&mut self, other: &Core) {
+        self.copy_from(other);
+    }
+}
+
+/// The fixed layout is read through the core (`core.n`, `core.zone_base`).
+impl std::ops::Deref for Core {
+    type Target = Layout;
+    fn deref(&self) -> &Layout {
+        &self.lay
+    }
+}
+
+impl Core {
+    /// A table with every card placed in the instance `home[card]`.
+    pub fn new(lay: Layout, home: &[u16], vars: usize) -> Core {
+        let insts = lay.inst_zone.len();
+        let cards = home.len();
+        let mut per: Vec<Vec<u16>> = vec![Vec::new(); insts];
+        for (c, h) in home.iter().enumerate() {
+            per[*h as usize].push(c as u16);
+        }
+        let mut core = Core {
+            lay: std::sync::Arc::new(lay),
+            arena: vec![0; insts + 1 + 2 * cards],
+            known: vec![0; cards],
+            vars: vec![0; vars],
+            actor: -1,
+            current: -1,
+            log: Journal::default(),
+        };
+        core.set_zones(&per);
+        core
+    }
+
+    /// Offset of the cards in the arena.
+    #[inline]
+    pub(super) fn cards_at(&self) -> usize {
+        self.lay.inst_zone.len() + 1
+    }
+
+    /// Number of zone instances.
+    #[inline]
+    pub fn insts(&self) -> usize {
+        self.lay.inst_zone.len()
+    }
+
+    /// Number of cards in the game.
+    #[inline]
+    pub fn card_count(&self) -> usize {
+        self.known.len()
+    }
+
+    /// The cards of an instance, bottom first.
+    #[inline]
+    pub fn zone(&self, inst: usize) -> &[u16] {
+        let s = self.cards_at();
+        let (a, b) = (self.arena[inst] as usize, self.arena[inst + 1] as usize);
+        &self.arena[s + a..s + b]
+    }
+
+    /// The cards of an instance, to reorder or exchange in place.
+    #[inline]
+    pub fn zone_mut(&mut self, inst: usize) -> &mut [u16] {
+        let s = self.cards_at();
+        let (a, b) = (self.arena[inst] as usize, self.arena[inst + 1] as usize);
+        &mut self.arena[s + a..s + b]
+    }
+
+    /// Every instance's cards, in instance order.
+    pub fn zones(&self) -> impl Iterator<Item = &[u16]> + '_ {
+        (0..self.insts()).map(|i| self.zone(i))
+    }
+
+    /// The instance a card lies in (`u16::MAX` while lifted out).
+    #[inline]
+    pub fn card_zone(&self, card: usize) -> u16 {
+        self.arena[self.cards_at() + self.card_count() + card]
+    }
+
+    #[inline]
+    pub fn set_card_zone(&mut self, card: usize, inst: u16) {
+        let at = self.cards_at() + self.card_count() + card;
+        let old = self.arena[at];
+        if old != inst {
+            self.log.record(Entry::Slot { at: at as u32, old });
+            self.arena[at] = inst;
+        }
+    }
+
+    /// Insert a card at position `i` of an instance (the card must be in
+    /// no zone: the arena holds each card at most once).
+    pub fn insert_at(&mut self, inst: usize, i: usize, card: u16) {
+        let s = self.cards_at();
+        let insts = self.insts();
+        let end = s + self.arena[insts] as usize;
+        debug_assert!(
+            (self.arena[insts] as usize) < self.card_count(),
+            "a card is in at most one zone"
+        );
+        let at = s + self.arena[inst] as usize + i;
+        if self.log.on {
+            let stale = self.arena[end];
+            let (inst, i) = (inst as u16, i as u16);
+            self.log.log.push(Entry::Insert { inst, i, stale });
+        }
+        self.arena.copy_within(at..end, at + 1);
+        self.arena[at] = card;
+        for k in &mut self.arena[inst + 1..=insts] {
+            *k += 1;
+        }
+    }
+
+    /// Take the card at position `i` out of an instance.
+    pub fn remove_at(&mut self, inst: usize, i: usize) -> u16 {
+        let s = self.cards_at();
+        let insts = self.insts();
+        let end = s + self.arena[insts] as usize;
+        let at = s + self.arena[inst] as usize + i;
+        let card = self.arena[at];
+        let (z, k) = (inst as u16, i as u16);
+        self.log.record(Entry::Remove {
+            inst: z,
+            i: k,
+            card,
+        });
+        self.arena.copy_within(at + 1..end, at);
+        for k in &mut self.arena[inst + 1..=insts] {
+            *k -= 1;
+        }
+        card
+    }
+
+    /// Empty an instance (the cards' own instance is left for the caller).
+    pub fn clear_zone(&mut self, inst: usize) {
+        let s = self.cards_at();
+        let insts = self.insts();
+        let end = s + self.arena[insts] as usize;
+        let (a, b) = (self.arena[inst] as usize, self.arena[inst + 1] as usize);
+        let n = (b - a) as u16;
+        if self.log.on {
+            self.log.cards.extend_from_slice(&self.arena[s + a..s + b]);
+            let inst = inst as u16;
+            self.log.log.push(Entry::Clear { inst, n });
+        }
+        self.arena.copy_within(s + b..end, s + a);
+        for k in &mut self.arena[inst + 1..=insts] {
+            *k -= n;
+        }
+    }
+
+    /// Every instance's cards as separate lists (for edits by hand, which
+    /// are rare: `arrange`, sampling hidden cards).
+    pub fn nested(&self) -> Vec<Vec<u16>> {
+        self.zones().map(<[u16]>::to_vec).collect()
+    }
+
+    /// Lay out every instance anew from separate lists, one per instance,
+    /// and index each card's instance (a card in no list gets `u16::MAX`).
+    pub fn set_zones(&mut self, per: &[Vec<u16>]) {
+        let s = self.cards_at();
+        let nc = self.card_count();
+        let mut k = 0usize;
+        for (inst, cards) in per.iter().enumerate() {
+            self.arena[inst] = k as u16;
+            self.arena[s + k..s + k + cards.len()].copy_from_slice(cards);
+            k += cards.len();
+        }
+        self.arena[per.len()] = k as u16;
+        self.arena[s + nc..s + 2 * nc].fill(u16::MAX);
+        for (inst, cards) in per.iter().enumerate() {
+            for c in cards {
+                self.arena[s + nc + *c as usize] = inst as u16;
+            }
+        }
+    }
+
+    /// Become a copy of `other`, reusing this table's buffers.
+    pub fn copy_from(&mut self, other: &Core) {
+        if !std::sync::Arc::ptr_eq(&self.lay, &other.lay) {
+            self.lay = other.lay.clone();
+        }
+        self.arena.clone_from(&other.arena);
+        self.known.clone_from(&other.known);
+        self.vars.clone_from(&other.vars);
+        self.actor = other.actor;
+        self.current = other.current;
+        self.log.reset();
+    }
+
+    /// Whether two tables hold the same position (zones, knowledge,
+    /// variables, actor and current player).
+    pub fn same(&self, other: &Core) -> bool {
+        self.lay == other.lay
+            && self.arena == other.arena
+            && self.known == other.known
+            && self.vars == other.vars
+            && (self.actor, self.current) == (other.actor, other.current)
+    }
+
+    /// The player `k` seats after `p` in playing order.
+    pub fn step(&self, p: i32, k: i32) -> i32 {
+        let n = self.n as i32;
+        let k = if self.counterclockwise { -k } else { k };
+        (p + k).rem_euclid(n)
+    }
+
+    pub fn position(&self, card: u16) -> usize {
+        let z = self.card_zone(card as usize) as usize;
+        if z >= self.insts() {
+            return 0;
+        }
+        self.zone(z).iter().position(|c| *c == card).unwrap_or(0)
+    }
+
+    pub fn all_players(&self) -> Knowers {
+        if self.n >= 32 {
+            u32::MAX
+        } else {
+            (1u32 << self.n) - 1
+        }
+    }
+
+    /// Who can see a card that lies in an instance.
+    pub fn viewers(&self, g: &Graph, inst: u16) -> Knowers {
+        let z = self.lay.inst_zone[inst as usize];
+        match g.tables.zones[z as usize].visibility {
+            Visibility::Public | Visibility::Top => self.all_players(),
+            Visibility::Owner => match self.lay.inst_owner[inst as usize] {
+                o if o >= 0 => 1 << o,
+                _ => 0,
+            },
+            Visibility::Hidden => 0,
+        }
+    }
+
+    /// Take a card out of wherever it is.
+    pub fn lift(&mut self, card: u16) {
+        let z = self.card_zone(card as usize) as usize;
+        if z >= self.insts() {
+            return;
+        }
+        // most moves take the top card: search from the top
+        if let Some(i) = self.zone(z).iter().rposition(|c| *c == card) {
+            self.remove_at(z, i);
+        }
+        self.set_card_zone(card as usize, u16::MAX);
+    }
+
+    /// Put a card on top (or at the bottom) of an instance; whoever can see
+    /// that instance now knows it, and what others knew follows the card.
+    pub fn put(&mut self, g: &Graph, card: u16, inst: u16, bottom: bool) {
+        self.lift(card);
+        self.place(g, card, inst, bottom);
+    }
+
+    /// Like [`Core::put`] for a card already lifted out of its zone.
+    pub fn place(&mut self, g: &Graph, card: u16, inst: u16, bottom: bool) {
+        let i = if bottom {
+            0
+        } else {
+            self.zone(inst as usize).len()
+        };
+        self.insert_at(inst as usize, i, card);
+        self.set_card_zone(card as usize, inst);
+        let is_top_only = g.tables.zones[self.lay.inst_zone[inst as usize] as usize].visibility
+            == Visibility::Top;
+        if !(is_top_only && bottom) {
+            let k = self.known[card as usize] | self.viewers(g, inst);
+            self.set_known(card as usize, k);
+        }
+    }
+
+    /// Exchange the places of two cards.
+    pub fn swap(&mut self, g: &Graph, a: u16, b: u16) {
+        if a == b {
+            return;
+        }
+        let (za, zb) = (self.card_zone(a as usize), self.card_zone(b as usize));
+        let ia = self.cards_at() + self.arena[za as usize] as usize + self.position(a);
+        let ib = self.cards_at() + self.arena[zb as usize] as usize + self.position(b);
+        for (at, card) in [(ia, b), (ib, a)] {
+            let old = self.arena[at];
+            self.log.record(Entry::Slot { at: at as u32, old });
+            self.arena[at] = card;
+        }
+        self.set_card_zone(a as usize, zb);
+        self.set_card_zone(b as usize, za);
+        let ka = self.known[a as usize] | self.viewers(g, zb);
+        self.set_known(a as usize, ka);
+        let kb = self.known[b as usize] | self.viewers(g, za);
+        self.set_known(b as usize, kb);
+    }
+
+    pub fn shuffle(&mut self, g: &Graph, inst: u16, rng: &mut ChaCha8Rng) {
+        use rand::seq::SliceRandom;
+        let viewers = self.viewers(g, inst);
+        if self.log.on {
+            let (s, z) = (self.cards_at(), inst as usize);
+            let (a, b) = (self.arena[z] as usize, self.arena[z + 1] as usize);
+            self.log.cards.extend_from_slice(&self.arena[s + a..s + b]);
+            let n = (b - a) as u16;
+            self.log.log.push(Entry::Rewrite { inst, n });
+        }
+        self.zone_mut(inst as usize).shuffle(rng);
+        let s = self.cards_at();
+        let (a, b) = (self.arena[inst as usize], self.arena[inst as usize + 1]);
+        for i in s + a as usize..s + b as usize {
+            let c = self.arena[i] as usize;
+            self.set_known(c, viewers);
+        }
+    }
+}
