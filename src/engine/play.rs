@@ -119,7 +119,12 @@ impl State {
         Ok(())
     }
 
-    pub(super) fn fault(&self, game: &Game, fault: Fault, (phase, node): (u16, u32)) -> EngineError {
+    pub(super) fn fault(
+        &self,
+        game: &Game,
+        fault: Fault,
+        (phase, node): (u16, u32),
+    ) -> EngineError {
         if fault == Fault::Runaway {
             return EngineError::Runaway { steps: STEP_BUDGET };
         }
@@ -225,6 +230,24 @@ impl State {
 
     /// What the state waits for: a player's decision, nothing (over), or
     /// nothing possible (stuck).
+    ///
+    /// ```
+    /// let text = "game \"Coin\" { players 2..2 }\n\
+    ///     start { choose seat(0) { \"stop\" { } } end game }\n\
+    ///     winners highest 0\n";
+    /// let game = grail::Game::from_source("coin.rules", text).expect("compiles");
+    /// let mut state = grail::State::new(&game, 2, 7, &game.default_options()).unwrap();
+    /// assert_eq!(state.status(&game), grail::Status::Decide(0));
+    /// let stop = state.legal_actions(&game)[0];
+    /// state.apply(&game, stop).unwrap();
+    /// assert_eq!(state.status(&game), grail::Status::Over);
+    /// assert_eq!(state.history(), &[stop]);
+    /// let again = state.apply(&game, stop);
+    /// assert_eq!(again, Err(grail::EngineError::Illegal(grail::Illegal::NotLegal)));
+    /// assert_eq!(again.unwrap_err().to_string(), "that move is not legal now");
+    /// state.undo(&game).unwrap();
+    /// assert_eq!(state.status(&game), grail::Status::Decide(0));
+    /// ```
     pub fn status(&self, game: &Game) -> Status {
         if let Some(chance) = self.chance_status() {
             return chance;

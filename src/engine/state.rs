@@ -4,12 +4,12 @@
 //! clone copies field by field into warm buffers. Starting a game (the
 //! table laid out, variables given their initial values) is here too.
 
-pub use super::table::{Core, Layout};
 use super::chance::{Chance, Draws};
 use super::error::EngineError;
 use super::eval::{Ev, Fault};
 use super::exec::Action;
 use super::program::Program;
+pub use super::table::{Core, Layout};
 use super::undo::Marks;
 use crate::check::hir::Expr;
 use rand::SeedableRng;
@@ -150,55 +150,8 @@ impl State {
     ) -> Result<State, Fault> {
         let t = &g.tables;
         let n = players as u8;
-        let mut zone_base = Vec::new();
-        let mut inst_zone = Vec::new();
-        let mut inst_owner = Vec::new();
-        let mut zone_count = Vec::new();
-        for (zi, z) in t.zones.iter().enumerate() {
-            zone_base.push(inst_zone.len() as u16);
-            if let Some(b) = z.board {
-                let cells = t.boards[b as usize].cells.len();
-                zone_count.push(cells as u16);
-                for _ in 0..cells {
-                    inst_zone.push(zi as u16);
-                    inst_owner.push(-1);
-                }
-            } else if z.per_player {
-                zone_count.push(n as u16);
-                for p in 0..n {
-                    inst_zone.push(zi as u16);
-                    inst_owner.push(p as i8);
-                }
-            } else {
-                zone_count.push(1);
-                inst_zone.push(zi as u16);
-                inst_owner.push(-1);
-            }
-        }
-        let home: Vec<u16> = t.card_home.iter().map(|h| zone_base[*h as usize]).collect();
-        let mut var_base = Vec::new();
-        let mut size = 0u32;
-        for v in &t.vars {
-            var_base.push(size);
-            size += if v.per_player {
-                n as u32
-            } else if v.per_card {
-                t.cards.len() as u32
-            } else {
-                1
-            };
-        }
-        let lay = Layout {
-            n,
-            counterclockwise: t.counterclockwise,
-            opts: opts.to_vec(),
-            zone_base,
-            zone_count,
-            inst_zone,
-            inst_owner,
-            var_base,
-        };
-        let mut core = Core::new(lay, &home, size as usize);
+        let (lay, home, size) = Layout::of(t, n, opts);
+        let mut core = Core::new(lay, &home, size);
         for (c, h) in home.iter().enumerate() {
             core.known[c] = core.viewers(g, *h);
         }

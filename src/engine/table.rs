@@ -30,6 +30,56 @@ pub struct Layout {
     pub var_base: Vec<u32>,
 }
 
+impl Layout {
+    /// The layout of a game's tables for `n` players: every zone instance
+    /// (one, one per player, or one per cell of a board) and every
+    /// variable's slots; with each card's home instance and the number of
+    /// variable slots.
+    pub(super) fn of(t: &crate::hir::Tables, n: u8, opts: &[i32]) -> (Layout, Vec<u16>, usize) {
+        let mut zone_base = Vec::new();
+        let mut inst_zone = Vec::new();
+        let mut inst_owner = Vec::new();
+        let mut zone_count = Vec::new();
+        for (zi, z) in t.zones.iter().enumerate() {
+            zone_base.push(inst_zone.len() as u16);
+            let (count, owned) = match z.board {
+                Some(b) => (t.boards[b as usize].cells.len(), false),
+                None if z.per_player => (usize::from(n), true),
+                None => (1, false),
+            };
+            zone_count.push(count as u16);
+            for p in 0..count {
+                inst_zone.push(zi as u16);
+                inst_owner.push(if owned { p as i8 } else { -1 });
+            }
+        }
+        let home: Vec<u16> = t.card_home.iter().map(|h| zone_base[*h as usize]).collect();
+        let mut var_base = Vec::new();
+        let mut size = 0u32;
+        for v in &t.vars {
+            var_base.push(size);
+            size += if v.per_player {
+                u32::from(n)
+            } else if v.per_card {
+                t.cards.len() as u32
+            } else {
+                1
+            };
+        }
+        let lay = Layout {
+            n,
+            counterclockwise: t.counterclockwise,
+            opts: opts.to_vec(),
+            zone_base,
+            zone_count,
+            inst_zone,
+            inst_owner,
+            var_base,
+        };
+        (lay, home, size as usize)
+    }
+}
+
 /// What the rules can see. The cards of every zone instance live in one
 /// flat arena (`arena`): `starts` (one per instance, plus the end), then the
 /// cards of instance 0, 1, ... bottom first, then each card's instance. A

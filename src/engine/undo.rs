@@ -13,8 +13,8 @@
 //! open mark: its writes are not journaled.
 
 use super::Game;
-use super::exec::Action;
 use super::error::{EngineError, Illegal};
+use super::exec::Action;
 use super::state::{Core, Frame, State};
 use rand_chacha::ChaCha8Rng;
 

@@ -242,19 +242,20 @@ impl Session {
         let phases = &self.game.graph().phases;
         let trace = self.trace;
         let applied = if trace || round.is_some() {
-            self.state.apply_looking(&self.game, action, &mut |st, p, n| {
-                if trace {
-                    rec.look(st, p, n);
-                }
-                if Some(p) == round
-                    && matches!(
-                        phases[p as usize].nodes.get(n as usize),
-                        Some(crate::graph::Node::Return)
-                    )
-                {
-                    end = Some(st.clone());
-                }
-            })
+            self.state
+                .apply_looking(&self.game, action, &mut |st, p, n| {
+                    if trace {
+                        rec.look(st, p, n);
+                    }
+                    if Some(p) == round
+                        && matches!(
+                            phases[p as usize].nodes.get(n as usize),
+                            Some(crate::graph::Node::Return)
+                        )
+                    {
+                        end = Some(st.clone());
+                    }
+                })
         } else {
             self.state.apply(&self.game, action)
         };
@@ -322,7 +323,9 @@ impl Session {
             return Ok(None);
         };
         let before = match (after, &done) {
-            (Some(after), _) => Before::Snapshot(Box::new(std::mem::replace(&mut self.state, *after))),
+            (Some(after), _) => {
+                Before::Snapshot(Box::new(std::mem::replace(&mut self.state, *after)))
+            }
             (None, Done::Move { action, .. }) => {
                 if let Err(e) = self.state.apply_unchecked(&self.game, *action) {
                     self.redo.push(Undone { done, after: None });
