@@ -53,6 +53,7 @@ mod part;
 pub mod plan;
 mod playout;
 mod report;
+mod repro;
 mod run;
 pub mod sched;
 mod seen;
@@ -62,6 +63,7 @@ pub mod stats;
 mod table;
 mod values;
 mod verdicts;
+mod zones;
 
 pub use allow::Allows;
 pub use compare::Delta;
