@@ -20,6 +20,8 @@ pub struct Exit {
     pub never: bool,
     /// The guarding condition's node (phase, node), if there is one.
     pub guard: Option<(u16, u32)>,
+    /// How often the guard was tested (or the exit reached, unguarded).
+    pub tested: u64,
 }
 
 /// The exits of a game with their counts (`nodes` as summed over the
@@ -66,6 +68,7 @@ pub fn exits(game: &Game, node_base: &[usize], nodes: &[u64]) -> Vec<Exit> {
                 continue;
             }
             let at = guard.map(|(j, _)| (p as u16, j as u32));
+            let tested = guard.map_or(ended, |(j, _)| count(j));
             let (span, label) = match guard {
                 Some((j, e)) => {
                     let text = fmt_expr(&g.tables, &ph.local_names, e);
@@ -93,6 +96,7 @@ pub fn exits(game: &Game, node_base: &[usize], nodes: &[u64]) -> Vec<Exit> {
                 label,
                 never: ended == 0,
                 guard: at,
+                tested,
             });
         }
     }

@@ -22,7 +22,8 @@
 //! `balance.rs` turns win counts into findings, `compare.rs` and
 //! `classify.rs` judge a variant against its base, `seen.rs` finds the
 //! values a never-true condition took, `fires.rs` counts how often each
-//! rule fired.
+//! rule fired, `zones.rs` follows cards from zone to zone, `repro.rs`
+//! writes long reproductions as saved games.
 //!
 //! ```no_run
 //! use grail::rulecheck::{check_paths, Config};

@@ -321,7 +321,15 @@ fn incident_finding(
             }
         }
         let exits = super::exits::exits(input.game, &input.layout.node_base, &nodes);
-        let never: Vec<_> = exits.iter().filter(|e| e.never).collect();
+        let mut never: Vec<_> = exits.iter().filter(|e| e.never).collect();
+        // a way out whose guard was never even tested is not the cause
+        // when another one was tested and never true (a loop that never
+        // ends keeps the game from its `end game`)
+        if never.iter().any(|e| e.tested > 0) {
+            never.retain(|e| e.tested > 0);
+        }
+        // the condition tested most often without ever being true first
+        never.sort_by_key(|e| std::cmp::Reverse(e.tested));
         if !never.is_empty() {
             let seen = values_seen(input, col, hits, &never);
             d.labels.clear();
