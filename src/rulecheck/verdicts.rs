@@ -17,8 +17,8 @@ use super::lints::{
     CARD_LOST, Context, DOES_NOT_END, INVARIANT_BROKEN, Lint, NEVER_FIRED, RULE_FAULT, SOFTLOCK,
 };
 use super::plan::{Column, Plan, shell_word};
-use super::repro;
 use super::playout::{Table, replay};
+use super::repro;
 use super::stats::{At, Incident, Incidents, Kind, Layout, Stats};
 use crate::diag::{Diagnostic, Span};
 use crate::engine::Game;
@@ -486,7 +486,8 @@ pub(super) fn evidence(
     {
         // a saved game that `load` opens at the step, else a script
         let keep = moves.len() - usize::from(failing_move);
-        let name = |ext| repro::file_name(input.path, &column.label, column.players, &set, seed, ext);
+        let name =
+            |ext| repro::file_name(input.path, &column.label, column.players, &set, seed, ext);
         let file = dir.join(name("ron"));
         let shown = file.display().to_string();
         let saved = repro::loadable(&shown)
@@ -513,8 +514,7 @@ pub(super) fn evidence(
             written = Some(shown);
         } else {
             let file = dir.join(name("grail"));
-            let ok =
-                std::fs::create_dir_all(dir).is_ok() && std::fs::write(&file, &script).is_ok();
+            let ok = std::fs::create_dir_all(dir).is_ok() && std::fs::write(&file, &script).is_ok();
             if ok {
                 written = Some(file.display().to_string());
             }
@@ -522,7 +522,10 @@ pub(super) fn evidence(
     }
     let repro = match (&loaded, &written) {
         (Some((f, then)), _) => {
-            format!("printf 'load %s\\n{then}state\\n' {} | {cmd}", shell_word(f))
+            format!(
+                "printf 'load %s\\n{then}state\\n' {} | {cmd}",
+                shell_word(f)
+            )
         }
         (None, Some(f)) => format!("{cmd} --script {}", shell_word(f)),
         (None, None) => format!("printf '{}' | {cmd}", script.replace('\n', "\\n")),

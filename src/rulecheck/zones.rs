@@ -10,8 +10,8 @@
 //! `zone-never-left` uses it: a zone that cards enter but never leave, and
 //! that nothing reads, drains a draw pile that is refilled.
 
-use crate::hir::{Builtin, Expr, Hir, Stmt, StmtKind};
 use crate::diag::Span;
+use crate::hir::{Builtin, Expr, Hir, Stmt, StmtKind};
 use std::collections::BTreeSet;
 
 /// The zones a value can come from (`None`: any zone).
@@ -101,10 +101,12 @@ impl Walk<'_> {
                 }
             }
             Expr::Nothing => Some(BTreeSet::new()),
-            Expr::Call(Builtin::Top | Builtin::Bottom | Builtin::ZoneOf, args) => match args.first() {
-                Some(a) => self.src(proc, a),
-                None => None,
-            },
+            Expr::Call(Builtin::Top | Builtin::Bottom | Builtin::ZoneOf, args) => {
+                match args.first() {
+                    Some(a) => self.src(proc, a),
+                    None => None,
+                }
+            }
             Expr::Index(z, _) => self.src(proc, z),
             Expr::Cond(_, a, b) => {
                 let mut x = self.src(proc, a);
