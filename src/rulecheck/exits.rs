@@ -1,6 +1,8 @@
 //! Why games did not end: every `end game` of the rules with the condition
 //! guarding it (the nearest `if` that jumps over it) and how often, in the
-//! games played, the condition was tested and the game ended there. A
+//! games played, the condition was tested and the game ended there; and
+//! every loop's way out (`break`, `leave`) whose guard was tested but never
+//! true, so the loop never ended. A
 //! `does-not-end` finding about games that ran out of decisions labels
 //! these, so the designer sees "`max(score) >= target` tested 2,368 times,
 //! never true" instead of a blame on `start`.
@@ -18,6 +20,8 @@ pub struct Exit {
     pub never: bool,
     /// The guarding condition's node (phase, node), if there is one.
     pub guard: Option<(u16, u32)>,
+    /// How often the guard was tested (or the exit reached, unguarded).
+    pub tested: u64,
 }
 
 /// The exits of a game with their counts (`nodes` as summed over the
@@ -35,10 +39,16 @@ pub fn exits(game: &Game, node_base: &[usize], nodes: &[u64]) -> Vec<Exit> {
         };
         for (i, node) in ph.nodes.iter().enumerate() {
             // the implicit end of `start` (after an endless loop) is no exit
-            if !matches!(node, Node::EndGame) || ph.spans[i].start == ph.span.start {
+            let way_out = matches!(node, Node::Exit { .. } | Node::Leave(_));
+            if !(way_out || matches!(node, Node::EndGame)) || ph.spans[i].start == ph.span.start {
                 continue;
             }
             let ended = count(i);
+            // a loop's way out (`break`, `leave`) counts when it was never
+            // taken though its guard was tested
+            if way_out && ended > 0 {
+                continue;
+            }
             // the innermost `if` whose false branch jumps over this node
             let guard = ph.nodes[..i]
                 .iter()
@@ -53,7 +63,12 @@ pub fn exits(game: &Game, node_base: &[usize], nodes: &[u64]) -> Vec<Exit> {
             } else {
                 format!("true {} times", thousands(ended))
             };
+            // (and the guard itself never true: its next node never ran)
+            if way_out && guard.is_none_or(|(j, _)| count(j) == 0 || count(j + 1) > 0) {
+                continue;
+            }
             let at = guard.map(|(j, _)| (p as u16, j as u32));
+            let tested = guard.map_or(ended, |(j, _)| count(j));
             let (span, label) = match guard {
                 Some((j, e)) => {
                     let text = fmt_expr(&g.tables, &ph.local_names, e);
@@ -62,10 +77,11 @@ pub fn exits(game: &Game, node_base: &[usize], nodes: &[u64]) -> Vec<Exit> {
                         .and_then(|t| t.strip_suffix(')'))
                         .unwrap_or(&text)
                         .to_string();
+                    let what = if way_out { " (the loop's way out)" } else { "" };
                     (
                         ph.spans[j],
                         format!(
-                            "`{text}` was tested {} times, {ended_text}",
+                            "`{text}` was tested {} times, {ended_text}{what}",
                             thousands(count(j))
                         ),
                     )
@@ -80,6 +96,7 @@ pub fn exits(game: &Game, node_base: &[usize], nodes: &[u64]) -> Vec<Exit> {
                 label,
                 never: ended == 0,
                 guard: at,
+                tested,
             });
         }
     }

@@ -22,7 +22,8 @@
 //! `balance.rs` turns win counts into findings, `compare.rs` and
 //! `classify.rs` judge a variant against its base, `seen.rs` finds the
 //! values a never-true condition took, `fires.rs` counts how often each
-//! rule fired.
+//! rule fired, `zones.rs` follows cards from zone to zone, `repro.rs`
+//! writes long reproductions as saved games.
 //!
 //! ```no_run
 //! use grail::rulecheck::{check_paths, Config};
@@ -53,6 +54,7 @@ mod part;
 pub mod plan;
 mod playout;
 mod report;
+mod repro;
 mod run;
 pub mod sched;
 mod seen;
@@ -62,6 +64,7 @@ pub mod stats;
 mod table;
 mod values;
 mod verdicts;
+mod zones;
 
 pub use allow::Allows;
 pub use compare::Delta;

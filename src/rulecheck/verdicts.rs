@@ -8,8 +8,8 @@
 //! the moves, as `play N` lines (N counts from 1 in the REPL's `moves`),
 //! followed by `state`. Short ones are printed inline
 //! (`printf 'play 3\nstate\n' | grail play FILE --players 2 --seed S`);
-//! longer ones are written as a script under the reproduction folder and
-//! run with `--script`.
+//! longer ones are written as a saved game under the reproduction folder
+//! (`repro.rs`), which the REPL's `load` opens at the step at once.
 
 use super::explore::{Explored, Hit};
 use super::lints::never_fired::{self, Coverage, Gated};
@@ -18,6 +18,7 @@ use super::lints::{
 };
 use super::plan::{Column, Plan, shell_word};
 use super::playout::{Table, replay};
+use super::repro;
 use super::stats::{At, Incident, Incidents, Kind, Layout, Stats};
 use crate::diag::{Diagnostic, Span};
 use crate::engine::Game;
@@ -45,7 +46,8 @@ pub struct Evidence {
     pub detail: String,
     /// A shell command that opens the game at that step.
     pub repro: String,
-    /// The script file the command reads, when one was written.
+    /// The file the command reads, when one was written: a saved game
+    /// (`.ron`, opened with `load`), or a script of `play` lines.
     pub script: Option<String>,
 }
 
@@ -319,7 +321,15 @@ fn incident_finding(
             }
         }
         let exits = super::exits::exits(input.game, &input.layout.node_base, &nodes);
-        let never: Vec<_> = exits.iter().filter(|e| e.never).collect();
+        let mut never: Vec<_> = exits.iter().filter(|e| e.never).collect();
+        // a way out whose guard was never even tested is not the cause
+        // when another one was tested and never true (a loop that never
+        // ends keeps the game from its `end game`)
+        if never.iter().any(|e| e.tested > 0) {
+            never.retain(|e| e.tested > 0);
+        }
+        // the condition tested most often without ever being true first
+        never.sort_by_key(|e| std::cmp::Reverse(e.tested));
         if !never.is_empty() {
             let seen = values_seen(input, col, hits, &never);
             d.labels.clear();
@@ -423,7 +433,13 @@ fn reproduce(input: &Input, col: usize, inc: &Incident) -> Evidence {
     };
     let mut picks = replay(&table, input.plan.seed, inc.game);
     picks.truncate(inc.moves as usize);
-    let moves: Vec<u32> = picks.iter().map(|p| p + 1).collect();
+    let moves = repro::repl_numbers(
+        input.game,
+        column.players,
+        inc.seed,
+        &column.options,
+        &picks,
+    );
     evidence(
         input,
         col,
@@ -436,7 +452,8 @@ fn reproduce(input: &Input, col: usize, inc: &Incident) -> Evidence {
 }
 
 /// How to open game `seed` of column `col` after `moves` (numbers in the
-/// REPL's move list, from 1): inline, or as a script in the reproduction folder.
+/// REPL's move list, from 1): inline, or as a saved game in the reproduction
+/// folder (a script of `play` lines if the game cannot be saved).
 pub(super) fn evidence(
     input: &Input,
     col: usize,
@@ -461,19 +478,57 @@ pub(super) fn evidence(
     for s in column.set_args(input.game) {
         let _ = write!(cmd, " --set {}", shell_word(&s));
     }
+    let set = column.set_args(input.game);
     let mut written = None;
+    let mut loaded = None;
     if moves.len() > INLINE_MOVES
         && let Some(dir) = input.repro_dir
     {
-        let file = dir.join(script_name(input.path, &column.label, seed));
-        let ok = std::fs::create_dir_all(dir).is_ok() && std::fs::write(&file, &script).is_ok();
-        if ok {
-            written = Some(file.display().to_string());
+        // a saved game that `load` opens at the step, else a script
+        let keep = moves.len() - usize::from(failing_move);
+        let name =
+            |ext| repro::file_name(input.path, &column.label, column.players, &set, seed, ext);
+        let file = dir.join(name("ron"));
+        let shown = file.display().to_string();
+        let saved = repro::loadable(&shown)
+            .then(|| {
+                repro::saved_game(
+                    input.game,
+                    input.path,
+                    column.players,
+                    seed,
+                    &column.options,
+                    &moves[..keep],
+                )
+            })
+            .flatten();
+        if let Some(ron) = saved
+            && std::fs::create_dir_all(dir).is_ok()
+            && std::fs::write(&file, ron).is_ok()
+        {
+            let mut then = String::new();
+            if failing_move && let Some(m) = moves.last() {
+                let _ = write!(then, "play {m}\\n");
+            }
+            loaded = Some((shown.clone(), then));
+            written = Some(shown);
+        } else {
+            let file = dir.join(name("grail"));
+            let ok = std::fs::create_dir_all(dir).is_ok() && std::fs::write(&file, &script).is_ok();
+            if ok {
+                written = Some(file.display().to_string());
+            }
         }
     }
-    let repro = match &written {
-        Some(f) => format!("{cmd} --script {}", shell_word(f)),
-        None => format!("printf '{}' | {cmd}", script.replace('\n', "\\n")),
+    let repro = match (&loaded, &written) {
+        (Some((f, then)), _) => {
+            format!(
+                "printf 'load %s\\n{then}state\\n' {} | {cmd}",
+                shell_word(f)
+            )
+        }
+        (None, Some(f)) => format!("{cmd} --script {}", shell_word(f)),
+        (None, None) => format!("printf '{}' | {cmd}", script.replace('\n', "\\n")),
     };
     Evidence {
         column: column.label.clone(),
@@ -486,21 +541,4 @@ pub(super) fn evidence(
         repro,
         script: written,
     }
-}
-
-/// `mygame-4p-threshold=5-123.grail`: the file, the column and the seed.
-fn script_name(path: &str, column: &str, seed: u64) -> String {
-    let file = path.rsplit(['/', '\\']).next().unwrap_or(path);
-    let stem = file.split('.').next().unwrap_or(file);
-    let slug: String = column
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || "=_-".contains(c) {
-                c
-            } else {
-                '-'
-            }
-        })
-        .collect();
-    format!("{stem}-{slug}-{seed}.grail")
 }

@@ -33,6 +33,7 @@ mod unused_option;
 mod unused_var;
 mod unused_zone;
 mod write_only_var;
+mod zone_never_left;
 
 use super::flow::Liveness;
 use super::values::Site;
@@ -129,6 +130,7 @@ pub static REGISTRY: &[&Lint] = &[
     &write_only_var::LINT,
     &never_written_var::LINT,
     &unused_zone::LINT,
+    &zone_never_left::LINT,
     &unused_enum::LINT,
     &unused_enum_value::LINT,
     &unused_card_kind::LINT,
