@@ -14,6 +14,13 @@
 //! to the end) is scored for every player and backed up, each node keeping
 //! the reward of the player who made its move.
 //!
+//! Proven wins: a move after which the game ended with its player the only
+//! winner, every time it was tried, is always taken, in the tree and at
+//! the root (before the most visited move). In UCT's one world the proof
+//! also climbs to the same player's earlier decisions of one move (a piece,
+//! then its square). A capped rollout's heuristic value stays below a win
+//! (`Scorer`), so a mate is never worth the same as a lead.
+//!
 //! Nodes live in an arena (`Vec<Node>`, children as sibling lists) reused
 //! from move to move; the buffers are kept too, so a warm search allocates
 //! only when the tree grows. Each iteration copies the root's sample into a
@@ -46,6 +53,10 @@ struct Node {
     /// its only winner: equal to `visits`, the move is a proven win (in
     /// every world tried) and is always taken.
     won: u32,
+    /// UCT only (one world): the move wins by force, since it ends the game
+    /// won or the same player's next decision has a proven win (a move
+    /// made of several decisions, a piece and then its square).
+    sure: bool,
     /// Sum of `player`'s rewards.
     total: f64,
 }
@@ -53,7 +64,7 @@ struct Node {
 impl Node {
     /// Whether the move won the game every time it was tried.
     fn proven(&self) -> bool {
-        self.visits > 0 && self.won == self.visits
+        self.sure || (self.visits > 0 && self.won == self.visits)
     }
 
     fn new(key: u64, player: u8) -> Node {
@@ -65,6 +76,7 @@ impl Node {
             visits: 0,
             avail: 0,
             won: 0,
+            sure: false,
             total: 0.0,
         }
     }
@@ -256,6 +268,20 @@ impl TreeAgent {
         self.scorer.rewards(game, work, &mut self.rewards);
         if won_by != NONE {
             self.nodes[won_by as usize].won += 1;
+            if !self.resample {
+                // One world: the win is certain, and so is every decision of
+                // the same player that led straight to it.
+                let mut k = self.path.len() - 1;
+                self.nodes[won_by as usize].sure = true;
+                while k > 1 {
+                    let (up, down) = (self.path[k - 1] as usize, self.path[k] as usize);
+                    if self.nodes[up].player != self.nodes[down].player {
+                        break;
+                    }
+                    self.nodes[up].sure = true;
+                    k -= 1;
+                }
+            }
         }
         for &n in &self.path {
             let n = &mut self.nodes[n as usize];
