@@ -143,15 +143,16 @@ impl Scorer {
             }
         }
         let scale = (self.seen / f64::from(self.count.max(1))).max(1.0);
-        for p in 0..n {
+        for (p, r) in out.iter_mut().enumerate() {
+            let mine = f64::from(self.scores[p]);
             let mut sum = 0.0;
-            for q in 0..n {
+            for (q, theirs) in self.scores.iter().enumerate() {
                 if q != p {
-                    let d = sign * (f64::from(self.scores[p]) - f64::from(self.scores[q]));
+                    let d = sign * (mine - f64::from(*theirs));
                     sum += 0.5 + HEURISTIC_SPAN * (d / scale).tanh();
                 }
             }
-            out[p] = sum / (n - 1) as f64;
+            *r = sum / (n - 1) as f64;
         }
     }
 }
