@@ -178,6 +178,97 @@ fn ismcts_beats_honest_greedy_in_tamoul() {
     assert!(rates[0] >= 0.75, "ismcts:100 against greedy: {rates:?}");
 }
 
+/// Play the legal action labelled `label`.
+fn play(game: &Game, s: &mut State, label: &str) {
+    let acts = s.legal_actions(game);
+    let a = acts
+        .iter()
+        .find(|a| s.label(game, **a) == label)
+        .unwrap_or_else(|| panic!("no move `{label}`"));
+    s.apply(game, *a).unwrap();
+}
+
+/// The fool's mate: after 1. f3 e5 2. g4, black mates with Qh4. Every tree
+/// search takes the mate (a move of two decisions, the queen then its
+/// square), whose value is a sure win; the capped rollouts' material
+/// heuristic never is.
+#[test]
+fn search_takes_a_mate_in_one() {
+    let game = load("examples/chess.rules");
+    let mut s = State::new(&game, 2, 1, &game.default_options()).unwrap();
+    for m in [
+        "white-pawn board.f2",
+        "to board.f3",
+        "black-pawn board.e7",
+        "to board.e5",
+        "white-pawn board.g2",
+        "to board.g4",
+    ] {
+        play(&game, &mut s, m);
+    }
+    for spec in ["mcts:200:cap=4", "mcts:200:cap=0", "ismcts:200:cap=4"] {
+        let kind: AgentKind = spec.parse().unwrap();
+        let mut t = s.clone();
+        for want in ["black-queen board.d8", "to board.h4"] {
+            let acts = t.legal_actions(&game);
+            let stats = kind.build(4).analyse(&game, &t, &acts).unwrap();
+            let best = acts[stats[0].action];
+            assert_eq!(t.label(&game, best), want, "{spec}: {stats:?}");
+            t.apply(&game, best).unwrap();
+        }
+        assert!(t.is_over() && t.winners(&game) == [1], "{spec}");
+    }
+}
+
+/// A capped rollout's value: a lead is worth more than a draw and less
+/// than a win, and a bigger lead more.
+#[test]
+fn a_lead_is_worth_less_than_a_win() {
+    let game = load("examples/chess.rules");
+    let mut s = State::new(&game, 2, 1, &game.default_options()).unwrap();
+    let mut out = Vec::new();
+    grail::agent::rewards(&game, &s, &mut out);
+    assert_eq!(out, [0.5, 0.5]);
+    // 1. e4 d5 2. exd5: white is a pawn up.
+    for m in [
+        "white-pawn board.e2",
+        "to board.e4",
+        "black-pawn board.d7",
+        "to board.d5",
+        "white-pawn board.e4",
+        "to board.d5",
+    ] {
+        play(&game, &mut s, m);
+    }
+    let mut scorer = grail::agent::Scorer::default();
+    scorer.rewards(&game, &s, &mut out);
+    let pawn = out[0];
+    assert!(
+        pawn > 0.5 && pawn < 0.9 && (out[0] + out[1] - 1.0).abs() < 1e-9,
+        "{out:?}"
+    );
+    // 2... Nc6 3. dxc6: a knight and a pawn up.
+    for m in [
+        "black-knight board.b8",
+        "to board.c6",
+        "white-pawn board.d5",
+        "to board.c6",
+    ] {
+        play(&game, &mut s, m);
+    }
+    scorer.rewards(&game, &s, &mut out);
+    assert!(out[0] > pawn && out[0] < 0.9, "{out:?}");
+}
+
+/// The long run of docs/agents.md (about a minute of CPU): `mcts:200:cap=8`
+/// against random at chess, seats rotated.
+#[test]
+#[ignore = "about a minute: cargo test --release --test agents -- --ignored"]
+fn search_beats_random_at_chess() {
+    let rates = match_up("examples/chess.rules", 2, "mcts:200:cap=8,random", 20, 0);
+    assert!(rates[0] >= 0.9, "mcts:200:cap=8 against random: {rates:?}");
+}
+
 #[test]
 fn search_is_deterministic_for_a_seed() {
     let game = load("rules/tamoul.rules");

@@ -5,7 +5,7 @@
 //! reward wins (ties: the lower index).
 
 use super::Agent;
-use super::search::{MoveStat, SearchSpec, keys_into, rewards, rollout};
+use super::search::{MoveStat, Scorer, SearchSpec, keys_into, rollout};
 use crate::engine::{Action, Determinizer, Game, State};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -19,6 +19,7 @@ pub struct McAgent {
     actions: Vec<Action>,
     sample_keys: Vec<u64>,
     rewards: Vec<f64>,
+    scorer: Scorer,
 }
 
 impl McAgent {
@@ -32,6 +33,7 @@ impl McAgent {
             actions: Vec::new(),
             sample_keys: Vec::new(),
             rewards: Vec::new(),
+            scorer: Scorer::default(),
         }
     }
 
@@ -48,6 +50,7 @@ impl McAgent {
                 value: 0.0,
             })
             .collect();
+        self.scorer.reset();
         let mut clock = self.spec.budget.start();
         let mut turn = 0usize;
         while clock.tick() {
@@ -63,7 +66,7 @@ impl McAgent {
             if work.apply_unchecked(game, self.actions[j]).is_ok() {
                 rollout(game, work, &mut self.rng, &mut self.actions, self.spec.cap);
             }
-            rewards(game, work, &mut self.rewards);
+            self.scorer.rewards(game, work, &mut self.rewards);
             stats[i].visits += 1;
             stats[i].value += self.rewards.get(seat).copied().unwrap_or(0.0);
         }

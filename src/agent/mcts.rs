@@ -14,6 +14,13 @@
 //! to the end) is scored for every player and backed up, each node keeping
 //! the reward of the player who made its move.
 //!
+//! Proven wins: a move after which the game ended with its player the only
+//! winner, every time it was tried, is always taken, in the tree and at
+//! the root (before the most visited move). In UCT's one world the proof
+//! also climbs to the same player's earlier decisions of one move (a piece,
+//! then its square). A capped rollout's heuristic value stays below a win
+//! (`Scorer`), so a mate is never worth the same as a lead.
+//!
 //! Nodes live in an arena (`Vec<Node>`, children as sibling lists) reused
 //! from move to move; the buffers are kept too, so a warm search allocates
 //! only when the tree grows. Each iteration copies the root's sample into a
@@ -22,7 +29,7 @@
 //! is as fast or faster, since a rollout would unmake every move.
 
 use super::Agent;
-use super::search::{MoveStat, SearchSpec, keys_into, rewards, rollout};
+use super::search::{MoveStat, Scorer, SearchSpec, keys_into, rollout, sole_winner};
 use crate::engine::{Action, Determinizer, Game, State};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -42,11 +49,24 @@ struct Node {
     visits: u32,
     /// Iterations in which this move was legal when its parent was reached.
     avail: u32,
+    /// Visits in which the game ended right after this move with `player`
+    /// its only winner: equal to `visits`, the move is a proven win (in
+    /// every world tried) and is always taken.
+    won: u32,
+    /// UCT only (one world): the move wins by force, since it ends the game
+    /// won or the same player's next decision has a proven win (a move
+    /// made of several decisions, a piece and then its square).
+    sure: bool,
     /// Sum of `player`'s rewards.
     total: f64,
 }
 
 impl Node {
+    /// Whether the move won the game every time it was tried.
+    fn proven(&self) -> bool {
+        self.sure || (self.visits > 0 && self.won == self.visits)
+    }
+
     fn new(key: u64, player: u8) -> Node {
         Node {
             key,
@@ -55,6 +75,8 @@ impl Node {
             next_sibling: NONE,
             visits: 0,
             avail: 0,
+            won: 0,
+            sure: false,
             total: 0.0,
         }
     }
@@ -76,6 +98,7 @@ pub struct TreeAgent {
     keys: Vec<u64>,
     root_keys: Vec<u64>,
     rewards: Vec<f64>,
+    scorer: Scorer,
 }
 
 impl TreeAgent {
@@ -103,6 +126,7 @@ impl TreeAgent {
             keys: Vec::new(),
             root_keys: Vec::new(),
             rewards: Vec::new(),
+            scorer: Scorer::default(),
         }
     }
 
@@ -119,15 +143,18 @@ impl TreeAgent {
             let world = self.world.get_or_insert_with(|| state.clone());
             state.determinize_into(game, seat, &mut self.rng, &mut self.det, world);
         }
+        self.scorer.reset();
         let mut clock = self.spec.budget.start();
         while clock.tick() {
             self.iterate(game, state, seat);
         }
         let mut stats = Vec::new();
+        let mut proven = Vec::new();
         let mut c = self.nodes[0].first_child;
         while c != NONE {
             let n = self.nodes[c as usize];
             if let Some(i) = self.root_keys.iter().position(|k| *k == n.key) {
+                proven.push((i, n.proven()));
                 stats.push(MoveStat {
                     action: i,
                     visits: n.visits,
@@ -140,9 +167,11 @@ impl TreeAgent {
             }
             c = n.next_sibling;
         }
+        let won = |i: usize| proven.iter().any(|&(j, p)| j == i && p);
         stats.sort_by(|a, b| {
-            b.visits
-                .cmp(&a.visits)
+            won(b.action)
+                .cmp(&won(a.action))
+                .then(b.visits.cmp(&a.visits))
                 .then(b.value.total_cmp(&a.value))
                 .then(a.action.cmp(&b.action))
         });
@@ -159,6 +188,7 @@ impl TreeAgent {
         self.path.clear();
         self.path.push(0);
         let mut node = 0u32;
+        let mut won_by = NONE;
         loop {
             if work.is_over() {
                 break;
@@ -173,6 +203,7 @@ impl TreeAgent {
             let mut best = (f64::NEG_INFINITY, NONE, 0usize);
             let mut untried = 0u32;
             let mut pick_untried = None;
+            let mut sure = false;
             for (i, key) in self.keys.iter().enumerate() {
                 let mut c = self.nodes[node as usize].first_child;
                 while c != NONE && self.nodes[c as usize].key != *key {
@@ -188,6 +219,12 @@ impl TreeAgent {
                 }
                 let n = &mut self.nodes[c as usize];
                 n.avail += 1;
+                if n.proven() {
+                    // A move that always won: nothing else is worth trying.
+                    best = (f64::INFINITY, c, i);
+                    sure = true;
+                    continue;
+                }
                 let ln = if self.resample {
                     f64::from(n.avail).ln()
                 } else {
@@ -195,9 +232,12 @@ impl TreeAgent {
                 };
                 let visits = f64::from(n.visits.max(1));
                 let ucb = n.total / visits + EXPLORE * (ln / visits).sqrt();
-                if ucb > best.0 {
+                if ucb > best.0 && !sure {
                     best = (ucb, c, i);
                 }
+            }
+            if sure {
+                pick_untried = None;
             }
             let (child, i) = match pick_untried {
                 Some(i) => {
@@ -213,12 +253,36 @@ impl TreeAgent {
             };
             self.path.push(child);
             node = child;
-            if work.apply_unchecked(game, self.actions[i]).is_err() || pick_untried.is_some() {
+            if work.apply_unchecked(game, self.actions[i]).is_err() {
+                break;
+            }
+            if sole_winner(game, work, player) {
+                won_by = child;
+                break;
+            }
+            if pick_untried.is_some() {
                 break;
             }
         }
         rollout(game, work, &mut self.rng, &mut self.actions, self.spec.cap);
-        rewards(game, work, &mut self.rewards);
+        self.scorer.rewards(game, work, &mut self.rewards);
+        if won_by != NONE {
+            self.nodes[won_by as usize].won += 1;
+            if !self.resample {
+                // One world: the win is certain, and so is every decision of
+                // the same player that led straight to it.
+                let mut k = self.path.len() - 1;
+                self.nodes[won_by as usize].sure = true;
+                while k > 1 {
+                    let (up, down) = (self.path[k - 1] as usize, self.path[k] as usize);
+                    if self.nodes[up].player != self.nodes[down].player {
+                        break;
+                    }
+                    self.nodes[up].sure = true;
+                    k -= 1;
+                }
+            }
+        }
         for &n in &self.path {
             let n = &mut self.nodes[n as usize];
             n.visits += 1;

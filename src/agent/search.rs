@@ -63,8 +63,9 @@ impl Clock {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct SearchSpec {
     pub budget: Budget,
-    /// Rollouts stop after this many decisions and are scored from the
-    /// `winners` key; `None` plays them to the end.
+    /// Rollouts stop after this many decisions (0: no rollout, the new
+    /// leaf is scored as it stands) and are scored from the `evaluate`
+    /// heuristic or the `winners` key; `None` plays them to the end.
     pub cap: Option<u32>,
 }
 
@@ -78,50 +79,93 @@ pub struct MoveStat {
     pub value: f64,
 }
 
-/// The reward of `state` for each player, into `out`, 0 to 1. A finished
-/// game: the winners share 1. Otherwise (a capped rollout, or a fault) the
-/// rules' `evaluate` heuristic decides if they declare one (higher is
-/// better), else the `winners` key the right way up for the winners rule:
-/// each player scores the share of the others it beats (a tie counts a
-/// half).
-pub fn rewards(game: &Game, state: &State, out: &mut Vec<f64>) {
-    let n = state.players();
-    out.clear();
-    out.resize(n, 0.0);
-    if state.is_over() {
-        let w = state.winners(game);
-        if !w.is_empty() {
-            for p in &w {
-                out[*p] = 1.0 / w.len() as f64;
+/// How far a heuristic reward may stray from a draw's 0.5: a position still
+/// in play scores strictly between 0.1 and 0.9, so a won game (1) is always
+/// worth more than any lead, and a bigger lead more than a smaller one.
+pub const HEURISTIC_SPAN: f64 = 0.4;
+
+/// Scores playouts for every player (see [`Scorer::rewards`]), keeping the
+/// scale of the heuristic differences it has seen in the current search.
+#[derive(Clone, Debug, Default)]
+pub struct Scorer {
+    scores: Vec<i32>,
+    /// Sum and count of the absolute differences seen, for the scale.
+    seen: f64,
+    count: u32,
+}
+
+impl Scorer {
+    /// Forget the scale (a new search).
+    pub fn reset(&mut self) {
+        self.seen = 0.0;
+        self.count = 0;
+    }
+
+    /// The reward of `state` for each player, into `out`, 0 to 1. A
+    /// finished game: the winners share 1, the others 0 (a finished game
+    /// without winners: 0.5 each). Otherwise (a capped rollout, or a
+    /// fault) the position is judged by the rules' `evaluate` heuristic if
+    /// they declare one (higher is better), else by the `winners` key the
+    /// right way up: each player scores the mean over the other players of
+    /// `0.5 + 0.4 * tanh(d / scale)`, `d` its lead over that player and
+    /// `scale` the mean absolute lead seen so far in this search (at least
+    /// 1). So a lead is worth more than a tie and less than a win, and a
+    /// bigger lead more than a smaller one, whatever the heuristic's units.
+    pub fn rewards(&mut self, game: &Game, state: &State, out: &mut Vec<f64>) {
+        let n = state.players();
+        out.clear();
+        out.resize(n, 0.5);
+        if state.is_over() {
+            let w = state.winners(game);
+            if !w.is_empty() {
+                out.fill(0.0);
+                for p in &w {
+                    out[*p] = 1.0 / w.len() as f64;
+                }
+                return;
             }
+        }
+        let highest = if !state.is_over() && state.evaluate_into(game, &mut self.scores) {
+            true
+        } else {
+            self.scores = state.scores(game);
+            game.graph().tables.winners_highest
+        };
+        if self.scores.len() != n || n < 2 {
             return;
         }
-    }
-    let mut scores = Vec::new();
-    let highest = if !state.is_over() && state.evaluate_into(game, &mut scores) {
-        true
-    } else {
-        scores = state.scores(game);
-        game.graph().tables.winners_highest
-    };
-    if scores.len() != n || n < 2 {
-        out.fill(0.5);
-        return;
-    }
-    for p in 0..n {
-        let mut beat = 0.0;
-        for q in 0..n {
-            if q != p {
-                beat += match scores[p].cmp(&scores[q]) {
-                    std::cmp::Ordering::Equal => 0.5,
-                    std::cmp::Ordering::Greater if highest => 1.0,
-                    std::cmp::Ordering::Less if !highest => 1.0,
-                    _ => 0.0,
-                };
+        let sign = if highest { 1.0 } else { -1.0 };
+        for p in 0..n {
+            for q in p + 1..n {
+                let d = f64::from(self.scores[p]) - f64::from(self.scores[q]);
+                self.seen += d.abs();
+                self.count += 1;
             }
         }
-        out[p] = beat / (n - 1) as f64;
+        let scale = (self.seen / f64::from(self.count.max(1))).max(1.0);
+        for (p, r) in out.iter_mut().enumerate() {
+            let mine = f64::from(self.scores[p]);
+            let mut sum = 0.0;
+            for (q, theirs) in self.scores.iter().enumerate() {
+                if q != p {
+                    let d = sign * (mine - f64::from(*theirs));
+                    sum += 0.5 + HEURISTIC_SPAN * (d / scale).tanh();
+                }
+            }
+            *r = sum / (n - 1) as f64;
+        }
     }
+}
+
+/// The reward of `state` for each player, into `out`, 0 to 1, judged on its
+/// own (the scale is this position's differences): see [`Scorer::rewards`].
+pub fn rewards(game: &Game, state: &State, out: &mut Vec<f64>) {
+    Scorer::default().rewards(game, state, out);
+}
+
+/// Whether the game is over with `player` its only winner.
+pub fn sole_winner(game: &Game, state: &State, player: usize) -> bool {
+    state.is_over() && state.winners(game) == [player]
 }
 
 /// Play random legal moves until the game ends, `cap` decisions pass, or
