@@ -100,7 +100,16 @@ impl State {
         let f = self.frames.pop().expect("frame");
         self.locals.truncate(f.base as usize);
         self.scratch.truncate(f.scratch as usize);
-        self.checkpoints.truncate(f.saved as usize);
+        if self.checkpoints.len() > f.saved as usize {
+            SPARE.with(|s| {
+                let mut s = s.borrow_mut();
+                for c in self.checkpoints.drain(f.saved as usize..) {
+                    if s.len() < MAX_SPARE {
+                        s.push(c);
+                    }
+                }
+            });
+        }
         f
     }
 
@@ -212,7 +221,15 @@ impl State {
                 if self.checkpoints.len() >= MAX_CHECKPOINTS {
                     return Err(Fault::TooManyCheckpoints);
                 }
-                self.checkpoints.push(self.core.clone());
+                // a spare table from an earlier checkpoint: no allocation
+                let copy = match SPARE.with(|s| s.borrow_mut().pop()) {
+                    Some(mut c) => {
+                        c.copy_from(&self.core);
+                        c
+                    }
+                    None => self.core.clone(),
+                };
+                self.checkpoints.push(copy);
                 self.set_pc(next);
             }
             Node::Rollback => {
@@ -445,6 +462,8 @@ impl State {
         else {
             return Ok(());
         };
+        // remembered function values are shared by the whole listing
+        let _scope = super::memo::Scope::open(&self.core);
         let mut buf = [0i32; 64];
         let mut heap;
         let n = self.locals.len() - fr.base as usize;
@@ -563,6 +582,16 @@ impl State {
         }
         self.run_with(g, visit)
     }
+}
+
+/// Most spare checkpoint tables kept per thread.
+const MAX_SPARE: usize = 8;
+
+thread_local! {
+    /// Checkpoint tables whose phase ended, reused by the next `checkpoint`
+    /// (refilled with `copy_from`), so a checkpoint allocates nothing once warm.
+    static SPARE: std::cell::RefCell<Vec<super::state::Core>> =
+        const { std::cell::RefCell::new(Vec::new()) };
 }
 
 fn combine(op: AssignOp, old: i32, v: i32) -> Result<i32, Fault> {

@@ -19,6 +19,7 @@ mod evaluate;
 mod exec;
 mod fault;
 mod geometry;
+mod memo;
 mod observe;
 pub mod perft;
 mod probe;
