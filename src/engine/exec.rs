@@ -5,6 +5,7 @@
 
 use super::chance::Draws;
 use super::eval::{Coll, Ev, Fault, add, sub};
+use super::pools::{LOCALS, Locals, MAX_SPARE, SPARE};
 use super::program::Program;
 use super::state::{Frame, State};
 use crate::check::hir::{Place, ProcKind};
@@ -464,16 +465,12 @@ impl State {
         };
         // remembered function values are shared by the whole listing
         let _scope = super::memo::Scope::open(&self.core);
-        let mut buf = [0i32; 64];
-        let mut heap;
-        let n = self.locals.len() - fr.base as usize;
-        let locals: &mut [i32] = if n <= buf.len() {
-            buf[..n].copy_from_slice(&self.locals[fr.base as usize..]);
-            &mut buf[..n]
-        } else {
-            heap = self.locals[fr.base as usize..].to_vec();
-            &mut heap[..]
-        };
+        // a copy of the frame's locals to bind into: a per-thread buffer
+        // (a frame may have hundreds of slots), no allocation once warm
+        let mut copy = Locals(LOCALS.with(|l| std::mem::take(&mut *l.borrow_mut())));
+        copy.0.clear();
+        copy.0.extend_from_slice(&self.locals[fr.base as usize..]);
+        let locals = &mut copy.0[..];
         let mut ev = Ev {
             g,
             c: &self.core,
@@ -582,16 +579,6 @@ impl State {
         }
         self.run_with(g, visit)
     }
-}
-
-/// Most spare checkpoint tables kept per thread.
-const MAX_SPARE: usize = 8;
-
-thread_local! {
-    /// Checkpoint tables whose phase ended, reused by the next `checkpoint`
-    /// (refilled with `copy_from`), so a checkpoint allocates nothing once warm.
-    static SPARE: std::cell::RefCell<Vec<super::state::Core>> =
-        const { std::cell::RefCell::new(Vec::new()) };
 }
 
 fn combine(op: AssignOp, old: i32, v: i32) -> Result<i32, Fault> {

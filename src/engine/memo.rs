@@ -210,3 +210,57 @@ fn closed(e: &Expr, bound: &mut Vec<u16>, loops: &mut bool) -> bool {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::syntax::ast::AggKind;
+
+    /// `any(u in players where u == p)` with p in `slot`, the element in `el`.
+    fn any_eq(el: u16, slot: u16) -> Expr {
+        Expr::Agg {
+            kind: AggKind::Any,
+            slot: el,
+            coll: Box::new(Expr::Players),
+            filter: Some(Box::new(Expr::Bin(
+                crate::syntax::ast::BinOp::Eq,
+                Box::new(Expr::Local(el)),
+                Box::new(Expr::Local(slot)),
+            ))),
+            body: None,
+        }
+    }
+
+    #[test]
+    fn only_closed_looping_draw_free_bodies_are_remembered() {
+        let binds = vec![(3, Expr::Local(0))];
+        // loops over its own parameter and element: remembered
+        assert!(worth(&binds, &any_eq(4, 3)));
+        // reads slot 1, which it does not bind: not remembered
+        assert!(!worth(&binds, &any_eq(4, 1)));
+        // no loop: a lookup would cost more than the body
+        assert!(!worth(&binds, &Expr::Not(Box::new(Expr::Local(3)))));
+        // draws: never remembered
+        let draw = Expr::Call(Builtin::Random, vec![Expr::Int(0), Expr::Local(3)]);
+        let body = Expr::Bin(
+            crate::syntax::ast::BinOp::Add,
+            Box::new(any_eq(4, 3)),
+            Box::new(draw),
+        );
+        assert!(!worth(&binds, &body));
+        // too many parameters
+        let many: Vec<(u16, Expr)> = (0..5).map(|i| (10 + i, Expr::Int(0))).collect();
+        assert!(!worth(&many, &any_eq(4, 10)));
+    }
+
+    #[test]
+    fn an_entry_counts_only_in_its_own_scope() {
+        let (a, b) = (fresh(), fresh());
+        let args = [1, 2, 0, 0];
+        put(a, 7, args, 42);
+        assert_eq!(get(a, 7, &args), Some(42));
+        assert_eq!(get(b, 7, &args), None);
+        assert_eq!(get(a, 8, &args), None);
+        assert_eq!(get(a, 7, &[1, 3, 0, 0]), None);
+    }
+}

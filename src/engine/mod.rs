@@ -22,6 +22,7 @@ mod geometry;
 mod memo;
 mod observe;
 pub mod perft;
+mod pools;
 mod probe;
 mod program;
 mod state;
