@@ -233,7 +233,7 @@ mod tests {
 
     #[test]
     fn only_closed_looping_draw_free_bodies_are_remembered() {
-        let binds = vec![(3, Expr::Local(0))];
+        let binds = [(3, Expr::Local(0))];
         // loops over its own parameter and element: remembered
         assert!(worth(&binds, &any_eq(4, 3)));
         // reads slot 1, which it does not bind: not remembered
