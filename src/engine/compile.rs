@@ -32,6 +32,8 @@ pub struct Cx<'a> {
     pub locals: &'a mut [i32],
     pub rng: Option<Draws<'a>>,
     pub fault: Option<Fault>,
+    /// The scope of remembered function values (`memo.rs`).
+    pub epoch: u64,
 }
 
 impl Cx<'_> {
@@ -256,12 +258,16 @@ pub(crate) fn value(g: &Graph, e: &Expr) -> Val {
                 None => cx.fail(Fault::Overflow),
             })
         }
-        Expr::Bind(binds, body) => {
-            let binds: Vec<(usize, Arg)> = binds
+        Expr::Bind(binds_e, body_e) => {
+            let binds: Vec<(usize, Arg)> = binds_e
                 .iter()
                 .map(|(s, v)| (*s as usize, arg(g, v)))
                 .collect();
-            let body = arg(g, body);
+            let remember = super::memo::worth(binds_e, body_e);
+            let body = arg(g, body_e);
+            if remember {
+                return remembered(binds, body);
+            }
             if binds.len() == 1 {
                 let (s, v) = binds.into_iter().next().expect("one binding");
                 return Box::new(move |cx| {
@@ -300,6 +306,32 @@ pub(crate) fn value(g: &Graph, e: &Expr) -> Val {
         ),
         Expr::Int(_) | Expr::Nothing => unreachable!("folded above"),
     }
+}
+
+/// A user function's expansion whose value is remembered per argument
+/// values within a scope (see `memo.rs`).
+fn remembered(binds: Vec<(usize, Arg)>, body: Arg) -> Val {
+    use super::memo::{MAX_ARGS, get, put, site};
+    let site = site();
+    Box::new(move |cx| {
+        let mut key = [0i32; MAX_ARGS];
+        for (i, (s, v)) in binds.iter().enumerate() {
+            let x = v.get(cx);
+            key[i] = x;
+            cx.locals[*s] = x;
+        }
+        if cx.fault.is_some() {
+            return 0;
+        }
+        if let Some(v) = get(cx.epoch, site, &key) {
+            return v;
+        }
+        let v = body.get(cx);
+        if cx.fault.is_none() {
+            put(cx.epoch, site, key, v);
+        }
+        v
+    })
 }
 
 /// A comparison: its own closure for a local or constant operand.

@@ -215,6 +215,7 @@ fn would(card: Arg, z: Arg, cond: Arg) -> Val {
             locals: &mut *cx.locals,
             rng: None,
             fault: None,
+            epoch: super::memo::fresh(),
         };
         let v = cond.get(&mut inner);
         let fault = inner.fault;

@@ -38,6 +38,7 @@ impl Ev<'_> {
             locals: &mut *self.locals,
             rng: self.rng.as_mut().map(Draws::reborrow),
             fault: None,
+            epoch: super::memo::epoch_for(self.c),
         }
     }
 

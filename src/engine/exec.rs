@@ -5,6 +5,7 @@
 
 use super::chance::Draws;
 use super::eval::{Coll, Ev, Fault, add, sub};
+use super::pools::{LOCALS, Locals, MAX_SPARE, SPARE};
 use super::program::Program;
 use super::state::{Frame, State};
 use crate::check::hir::{Place, ProcKind};
@@ -100,7 +101,16 @@ impl State {
         let f = self.frames.pop().expect("frame");
         self.locals.truncate(f.base as usize);
         self.scratch.truncate(f.scratch as usize);
-        self.checkpoints.truncate(f.saved as usize);
+        if self.checkpoints.len() > f.saved as usize {
+            SPARE.with(|s| {
+                let mut s = s.borrow_mut();
+                for c in self.checkpoints.drain(f.saved as usize..) {
+                    if s.len() < MAX_SPARE {
+                        s.push(c);
+                    }
+                }
+            });
+        }
         f
     }
 
@@ -212,7 +222,15 @@ impl State {
                 if self.checkpoints.len() >= MAX_CHECKPOINTS {
                     return Err(Fault::TooManyCheckpoints);
                 }
-                self.checkpoints.push(self.core.clone());
+                // a spare table from an earlier checkpoint: no allocation
+                let copy = match SPARE.with(|s| s.borrow_mut().pop()) {
+                    Some(mut c) => {
+                        c.copy_from(&self.core);
+                        c
+                    }
+                    None => self.core.clone(),
+                };
+                self.checkpoints.push(copy);
                 self.set_pc(next);
             }
             Node::Rollback => {
@@ -445,16 +463,14 @@ impl State {
         else {
             return Ok(());
         };
-        let mut buf = [0i32; 64];
-        let mut heap;
-        let n = self.locals.len() - fr.base as usize;
-        let locals: &mut [i32] = if n <= buf.len() {
-            buf[..n].copy_from_slice(&self.locals[fr.base as usize..]);
-            &mut buf[..n]
-        } else {
-            heap = self.locals[fr.base as usize..].to_vec();
-            &mut heap[..]
-        };
+        // remembered function values are shared by the whole listing
+        let _scope = super::memo::Scope::open(&self.core);
+        // a copy of the frame's locals to bind into: a per-thread buffer
+        // (a frame may have hundreds of slots), no allocation once warm
+        let mut copy = Locals(LOCALS.with(|l| std::mem::take(&mut *l.borrow_mut())));
+        copy.0.clear();
+        copy.0.extend_from_slice(&self.locals[fr.base as usize..]);
+        let locals = &mut copy.0[..];
         let mut ev = Ev {
             g,
             c: &self.core,

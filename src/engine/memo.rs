@@ -1,0 +1,266 @@
+//! Remembered user functions: within one evaluation scope, a user `fn`
+//! whose body loops (an aggregate or `would`) is computed once per
+//! argument values and its value reused.
+//!
+//! The checker expands a `fn` at each use into `Expr::Bind`; the body of an
+//! expansion reads only its parameters' slots (and slots it binds itself),
+//! the table and the options, so while the table cannot change, the same
+//! expansion with the same argument values has the same value. A scope is
+//! one listing of the legal actions at a decision ([`Scope`], the table is
+//! borrowed for the whole listing, so it cannot change) or else one
+//! evaluation of one expression; `would(...)` evaluates its condition in a
+//! scope of its own (another table). A body that draws (`random`) or faults
+//! is never remembered.
+//!
+//! The memory is a direct-mapped table per thread (no allocation once
+//! made); each scope has a number never used before (an epoch), and an
+//! entry counts only for its own epoch, so nothing needs clearing.
+
+use super::state::Core;
+use crate::hir::{Builtin, Expr};
+use std::cell::{Cell, RefCell};
+
+/// Most parameters a remembered function may have.
+pub(crate) const MAX_ARGS: usize = 4;
+const SIZE: usize = 1 << 12;
+
+#[derive(Clone, Copy)]
+struct Entry {
+    epoch: u64,
+    site: u32,
+    args: [i32; MAX_ARGS],
+    value: i32,
+}
+
+const EMPTY: Entry = Entry {
+    epoch: 0,
+    site: 0,
+    args: [0; MAX_ARGS],
+    value: 0,
+};
+
+thread_local! {
+    static TABLE: RefCell<Vec<Entry>> = const { RefCell::new(Vec::new()) };
+    static NEXT: Cell<u64> = const { Cell::new(1) };
+    /// The open listing scope: the table it lists against and its epoch.
+    static OPEN: Cell<(usize, u64)> = const { Cell::new((0, 0)) };
+}
+
+/// A number no scope has had.
+#[inline]
+pub(crate) fn fresh() -> u64 {
+    NEXT.with(|n| {
+        let e = n.get();
+        n.set(e + 1);
+        e
+    })
+}
+
+/// The epoch for an evaluation against `c`: the open listing's if it lists
+/// against this very table, else a fresh one.
+#[inline]
+pub(crate) fn epoch_for(c: &Core) -> u64 {
+    let (at, epoch) = OPEN.with(Cell::get);
+    if at == c as *const Core as usize && epoch != 0 {
+        epoch
+    } else {
+        fresh()
+    }
+}
+
+/// A listing scope: every evaluation against `c` while it is open shares
+/// remembered values. The caller holds `c` borrowed for the whole scope.
+pub(crate) struct Scope {
+    saved: (usize, u64),
+}
+
+impl Scope {
+    pub(crate) fn open(c: &Core) -> Scope {
+        let saved = OPEN.with(|o| o.replace((c as *const Core as usize, fresh())));
+        Scope { saved }
+    }
+}
+
+impl Drop for Scope {
+    fn drop(&mut self) {
+        OPEN.with(|o| o.set(self.saved));
+    }
+}
+
+#[inline]
+fn slot(epoch: u64, site: u32, args: &[i32; MAX_ARGS]) -> usize {
+    let mut h = (epoch as u32 as u64) ^ (u64::from(site) << 32);
+    for a in args {
+        h = (h ^ (*a as u32 as u64)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+    (h >> 52) as usize & (SIZE - 1)
+}
+
+/// The remembered value of `site` at these arguments in this epoch.
+#[inline]
+pub(crate) fn get(epoch: u64, site: u32, args: &[i32; MAX_ARGS]) -> Option<i32> {
+    TABLE.with(|t| {
+        let t = t.borrow();
+        let e = t.get(slot(epoch, site, args))?;
+        (e.epoch == epoch && e.site == site && e.args == *args).then_some(e.value)
+    })
+}
+
+/// Remember the value of `site` at these arguments in this epoch.
+#[inline]
+pub(crate) fn put(epoch: u64, site: u32, args: [i32; MAX_ARGS], value: i32) {
+    TABLE.with(|t| {
+        let mut t = t.borrow_mut();
+        if t.is_empty() {
+            t.resize(SIZE, EMPTY);
+        }
+        let i = slot(epoch, site, &args);
+        t[i] = Entry {
+            epoch,
+            site,
+            args,
+            value,
+        };
+    })
+}
+
+/// A new number for a remembered expansion.
+pub(crate) fn site() -> u32 {
+    static SITES: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(1);
+    SITES.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+}
+
+/// Is this expansion worth remembering, and safe to: at most
+/// [`MAX_ARGS`] parameters, a body that reads no slot but its parameters
+/// and its own bindings, draws nothing, and loops (an aggregate or
+/// `would`, so a lookup is cheaper than the body).
+pub(crate) fn worth(binds: &[(u16, Expr)], body: &Expr) -> bool {
+    if binds.is_empty() || binds.len() > MAX_ARGS {
+        return false;
+    }
+    let mut bound: Vec<u16> = binds.iter().map(|b| b.0).collect();
+    let mut loops = false;
+    closed(body, &mut bound, &mut loops) && loops
+}
+
+/// Does `e` read only slots in `bound` (or bound inside it), drawing nothing?
+fn closed(e: &Expr, bound: &mut Vec<u16>, loops: &mut bool) -> bool {
+    match e {
+        Expr::Local(l) => bound.contains(l),
+        Expr::Int(_)
+        | Expr::Nothing
+        | Expr::Opt(_)
+        | Expr::Global(_)
+        | Expr::ZoneAll(_)
+        | Expr::Region(..)
+        | Expr::Players
+        | Expr::EnumAll(_)
+        | Expr::PlayerCount
+        | Expr::Actor
+        | Expr::Current => true,
+        Expr::PerPlayer(_, x)
+        | Expr::PerCard(_, x)
+        | Expr::Table(_, x)
+        | Expr::Attr(_, x)
+        | Expr::Not(x)
+        | Expr::Neg(x) => closed(x, bound, loops),
+        Expr::Zone(_, x) => x.as_ref().is_none_or(|x| closed(x, bound, loops)),
+        Expr::Index(a, b) | Expr::Bin(_, a, b) => {
+            closed(a, bound, loops) && closed(b, bound, loops)
+        }
+        Expr::Cond(a, b, c) => {
+            closed(a, bound, loops) && closed(b, bound, loops) && closed(c, bound, loops)
+        }
+        Expr::Bind(binds, body) => {
+            if !binds.iter().all(|(_, v)| closed(v, bound, loops)) {
+                return false;
+            }
+            let n = bound.len();
+            bound.extend(binds.iter().map(|b| b.0));
+            let ok = closed(body, bound, loops);
+            bound.truncate(n);
+            ok
+        }
+        Expr::Call(b, args) => {
+            match b {
+                Builtin::Random => return false,
+                Builtin::Would => *loops = true,
+                _ => {}
+            }
+            args.iter().all(|a| closed(a, bound, loops))
+        }
+        Expr::Agg {
+            slot,
+            coll,
+            filter,
+            body,
+            ..
+        } => {
+            *loops = true;
+            if !closed(coll, bound, loops) {
+                return false;
+            }
+            bound.push(*slot);
+            let ok = [filter, body]
+                .into_iter()
+                .flatten()
+                .all(|x| closed(x, bound, loops));
+            bound.pop();
+            ok
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::syntax::ast::AggKind;
+
+    /// `any(u in players where u == p)` with p in `slot`, the element in `el`.
+    fn any_eq(el: u16, slot: u16) -> Expr {
+        Expr::Agg {
+            kind: AggKind::Any,
+            slot: el,
+            coll: Box::new(Expr::Players),
+            filter: Some(Box::new(Expr::Bin(
+                crate::syntax::ast::BinOp::Eq,
+                Box::new(Expr::Local(el)),
+                Box::new(Expr::Local(slot)),
+            ))),
+            body: None,
+        }
+    }
+
+    #[test]
+    fn only_closed_looping_draw_free_bodies_are_remembered() {
+        let binds = [(3, Expr::Local(0))];
+        // loops over its own parameter and element: remembered
+        assert!(worth(&binds, &any_eq(4, 3)));
+        // reads slot 1, which it does not bind: not remembered
+        assert!(!worth(&binds, &any_eq(4, 1)));
+        // no loop: a lookup would cost more than the body
+        assert!(!worth(&binds, &Expr::Not(Box::new(Expr::Local(3)))));
+        // draws: never remembered
+        let draw = Expr::Call(Builtin::Random, vec![Expr::Int(0), Expr::Local(3)]);
+        let body = Expr::Bin(
+            crate::syntax::ast::BinOp::Add,
+            Box::new(any_eq(4, 3)),
+            Box::new(draw),
+        );
+        assert!(!worth(&binds, &body));
+        // too many parameters
+        let many: Vec<(u16, Expr)> = (0..5).map(|i| (10 + i, Expr::Int(0))).collect();
+        assert!(!worth(&many, &any_eq(4, 10)));
+    }
+
+    #[test]
+    fn an_entry_counts_only_in_its_own_scope() {
+        let (a, b) = (fresh(), fresh());
+        let args = [1, 2, 0, 0];
+        put(a, 7, args, 42);
+        assert_eq!(get(a, 7, &args), Some(42));
+        assert_eq!(get(b, 7, &args), None);
+        assert_eq!(get(a, 8, &args), None);
+        assert_eq!(get(a, 7, &[1, 3, 0, 0]), None);
+    }
+}
