@@ -39,6 +39,8 @@ mod compare;
 mod cycle;
 mod exits;
 pub mod explore;
+mod explore_branch;
+mod explore_budget;
 mod explore_report;
 mod explore_run;
 mod fires;
