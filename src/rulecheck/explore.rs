@@ -27,6 +27,8 @@
 //! Faults met on the way are kept with their line of play ([`Hit`]), to be
 //! reported with a reproduction like the random games' incidents.
 
+use super::explore_branch::{self as branch, Target};
+use super::explore_measure::{features, look_ahead};
 use super::playout::{Table, audit, fault_at, kind_of};
 use super::stats::{At, Kind, Layout};
 use crate::engine::{Action, Game, Probe, State};
@@ -34,7 +36,6 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 use std::cell::Cell;
-use super::explore_branch::{self as branch, Target};
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::Instant;
 
@@ -45,8 +46,6 @@ pub const MIN_GAMES: u64 = 256;
 /// The search gives up once it has played at least this many games, and
 /// four times as many as it took to reach the last new node or option.
 pub const PLATEAU: u64 = 2048;
-/// At most this many state measures are watched.
-const MAX_FEATURES: usize = 64;
 /// Mixed into the run seed for the exploration's own games.
 const SALT: u64 = 0xe8b1_07e5_0000_0017;
 
@@ -106,42 +105,6 @@ pub struct Explored {
     pub features: Vec<String>,
 }
 
-/// The state measures that steer the search: the cards in each zone (per
-/// player, and summed over players) and each number variable.
-pub fn features(game: &Game, players: usize) -> Vec<(String, Probe)> {
-    let mut texts = Vec::new();
-    let t = &game.graph().tables;
-    for z in &t.zones {
-        if z.board.is_some() {
-            continue;
-        }
-        if z.per_player {
-            let each: Vec<String> = (0..players)
-                .map(|p| format!("count(P{p}.{})", z.name))
-                .collect();
-            texts.push(each.join(" + "));
-            texts.extend(each);
-        } else {
-            texts.push(format!("count({})", z.name));
-        }
-    }
-    for v in &t.vars {
-        if v.per_card || v.ty != crate::check::hir::Ty::Int {
-            continue;
-        }
-        if v.per_player {
-            texts.extend((0..players).map(|p| format!("P{p}.{}", v.name)));
-        } else {
-            texts.push(v.name.clone());
-        }
-    }
-    texts
-        .into_iter()
-        .filter_map(|t| game.probe(&t, players).ok().map(|p| (t, p)))
-        .take(MAX_FEATURES)
-        .collect()
-}
-
 /// One game to play: a fresh one, or a corpus entry's first moves and a
 /// different choice at the cut.
 struct Job {
@@ -158,49 +121,6 @@ struct Job {
     aim: Option<usize>,
     rng: u64,
     game: u64,
-}
-
-/// At most this many options are looked ahead at one decision.
-const LOOK: usize = 16;
-
-/// The option among `buf` that moves measure `f` furthest (`low`: down),
-/// one move ahead; ties are broken at random.
-fn look_ahead(
-    game: &Game,
-    state: &State,
-    buf: &[Action],
-    probe: &Probe,
-    low: bool,
-    rng: &mut ChaCha8Rng,
-) -> Option<usize> {
-    let mut best: Option<(i32, usize)> = None;
-    let mut ties = 0u32;
-    // one scratch state, copied into without allocating for each option
-    let mut next = state.clone();
-    for (i, a) in buf.iter().enumerate().take(LOOK) {
-        next.clone_from(state);
-        if next.apply(game, *a).is_err() {
-            continue;
-        }
-        let Ok(v) = next.eval_probe(game, probe) else {
-            continue;
-        };
-        let v = if low { v } else { v.saturating_neg() };
-        match best {
-            Some((b, _)) if v > b => {}
-            Some((b, _)) if v == b => {
-                ties += 1;
-                if rng.random_range(0..=ties) == 0 {
-                    best = Some((v, i));
-                }
-            }
-            _ => {
-                best = Some((v, i));
-                ties = 0;
-            }
-        }
-    }
-    best.map(|(_, i)| i)
 }
 
 /// What one explored game did.
@@ -318,11 +238,10 @@ fn play(
                 fresh.retain(|&i| i != a as usize);
             }
             let aimed = match job.aim {
-                Some(k) if avoid.is_none() && buf.len() > 1 && rng.random_bool(0.5) => {
-                    aims.targets
-                        .get(k)
-                        .and_then(|t| branch::toward(game, &state, &buf, t, &mut rng))
-                }
+                Some(k) if avoid.is_none() && buf.len() > 1 && rng.random_bool(0.5) => aims
+                    .targets
+                    .get(k)
+                    .and_then(|t| branch::toward(game, &state, &buf, t, &mut rng)),
                 _ => None,
             };
             let ahead = match job.goal {
@@ -562,7 +481,11 @@ pub fn explore(s: &Setup, budget: Budget, left: &dyn Fn(&[u64], &[u64]) -> bool)
             }
             let c = job.column;
             // a game that failed is no line to build on
-            let near = if tr.incident.is_none() { &tr.near[..] } else { &[] };
+            let near = if tr.incident.is_none() {
+                &tr.near[..]
+            } else {
+                &[]
+            };
             for (k, &(d, moves)) in near.iter().enumerate() {
                 let key = targets[k].key();
                 if best.get(&key).is_none_or(|b| d < b.0) {
@@ -626,4 +549,3 @@ pub fn explore(s: &Setup, budget: Budget, left: &dyn Fn(&[u64], &[u64]) -> bool)
     x.millis = started.elapsed().as_millis() as u64;
     x
 }
-

@@ -41,6 +41,7 @@ mod exits;
 pub mod explore;
 mod explore_branch;
 mod explore_budget;
+mod explore_measure;
 mod explore_report;
 mod explore_run;
 mod fires;

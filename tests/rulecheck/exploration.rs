@@ -76,7 +76,12 @@ fn a_defect_behind_an_exact_total_is_found_by_branch_distance() {
         .iter()
         .map(|f| f.diag.code.as_str())
         .collect();
-    assert_eq!(codes, ["never-fired"], "{}", without.files[0].render_plain());
+    assert_eq!(
+        codes,
+        ["never-fired"],
+        "{}",
+        without.files[0].render_plain()
+    );
     let report = run(DIAL, 1000, Budget::default(), 2);
     let r = &report.files[0];
     let broken = r
@@ -134,7 +139,9 @@ fn camelot101_passes_without_silences_for_its_rare_branches() {
     let (code, out, err) = rulecheck(&args);
     assert_eq!(code, 0, "{out}{err}");
     for line in [555, 601, 615] {
-        let note = format!("note: line {line} never ran in the 100 games played at random; guided exploration reached it");
+        let note = format!(
+            "note: line {line} never ran in the 100 games played at random; guided exploration reached it"
+        );
         assert!(out.contains(&note), "{line}:\n{out}");
     }
 }
