@@ -31,7 +31,7 @@ use super::explore_branch::{self as branch, Target};
 use super::explore_measure::{features, look_ahead};
 use super::playout::{Table, audit, fault_at, kind_of};
 use super::stats::{At, Kind, Layout};
-use crate::engine::{Action, Game, Probe, State};
+use crate::engine::{Action, Probe, State};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
@@ -418,10 +418,11 @@ pub fn explore(s: &Setup, budget: Budget, left: &dyn Fn(&[u64], &[u64]) -> bool)
                     parent = &x.finds[id as usize];
                     upto = (moves as usize).min(parent.picks.len());
                 }
-                let cut = if upto == 0 {
-                    0
-                } else {
-                    master.random_range(0..upto)
+                let cut = match (aim.is_some(), upto) {
+                    (_, 0) => 0,
+                    // an aimed game may replay its parent up to its nearest
+                    (true, u) => master.random_range(0..=u),
+                    (false, u) => master.random_range(0..u),
                 };
                 let features = probes[parent.column].len();
                 let goal = (features > 0 && master.random_bool(0.5))
@@ -430,7 +431,14 @@ pub fn explore(s: &Setup, budget: Budget, left: &dyn Fn(&[u64], &[u64]) -> bool)
                     column: parent.column,
                     seed: parent.seed,
                     prefix: parent.picks[..cut].to_vec(),
-                    avoid: parent.picks.get(cut).copied(),
+                    // an aimed game plays on from the cut, steered: a
+                    // forced change there could break the very line that
+                    // came nearest (a streak of lucky picks)
+                    avoid: if aim.is_some() {
+                        None
+                    } else {
+                        parent.picks.get(cut).copied()
+                    },
                     goal,
                     aim,
                     rng,
