@@ -27,15 +27,17 @@
 //! Faults met on the way are kept with their line of play ([`Hit`]), to be
 //! reported with a reproduction like the random games' incidents.
 
+use super::explore_branch::{self as branch, Target};
+use super::explore_measure::{features, look_ahead};
 use super::playout::{Table, audit, fault_at, kind_of};
 use super::stats::{At, Kind, Layout};
-use crate::engine::{Action, Game, Probe, State};
+use crate::engine::{Action, Probe, State};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 use std::cell::Cell;
-use std::collections::BTreeSet;
-use std::time::{Duration, Instant};
+use std::collections::{BTreeMap, BTreeSet};
+use std::time::Instant;
 
 /// Games per round (played in parallel, merged in order).
 pub const ROUND: u64 = 32;
@@ -44,64 +46,10 @@ pub const MIN_GAMES: u64 = 256;
 /// The search gives up once it has played at least this many games, and
 /// four times as many as it took to reach the last new node or option.
 pub const PLATEAU: u64 = 2048;
-/// At most this many state measures are watched.
-const MAX_FEATURES: usize = 64;
 /// Mixed into the run seed for the exploration's own games.
 const SALT: u64 = 0xe8b1_07e5_0000_0017;
 
-/// `--explore`: how long to search.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Budget {
-    Off,
-    /// This many games per file.
-    Games(u64),
-    /// This long per file.
-    Time(Duration),
-}
-
-impl Default for Budget {
-    fn default() -> Budget {
-        Budget::Time(Duration::from_secs(10))
-    }
-}
-
-impl Budget {
-    /// `10s`, `1.5s`, `500ms` (time), `2000` (games), `0` (off).
-    pub fn parse(arg: &str) -> Result<Budget, String> {
-        let bad = || {
-            format!(
-                "--explore takes a time (10s, 500ms), a number of games (2000) or 0, not `{arg}`"
-            )
-        };
-        let t = arg.trim();
-        let secs = if let Some(ms) = t.strip_suffix("ms") {
-            Some(ms.trim().parse::<f64>().map_err(|_| bad())? / 1000.0)
-        } else if let Some(s) = t.strip_suffix('s') {
-            Some(s.trim().parse::<f64>().map_err(|_| bad())?)
-        } else {
-            None
-        };
-        match secs {
-            Some(s) if !s.is_finite() || s < 0.0 => Err(bad()),
-            Some(0.0) => Ok(Budget::Off),
-            Some(s) => Ok(Budget::Time(Duration::from_secs_f64(s.min(86_400.0)))),
-            None => match t.parse::<u64>().map_err(|_| bad())? {
-                0 => Ok(Budget::Off),
-                n => Ok(Budget::Games(n)),
-            },
-        }
-    }
-}
-
-impl std::fmt::Display for Budget {
-    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        match self {
-            Budget::Off => write!(f, "0"),
-            Budget::Games(n) => write!(f, "{n}"),
-            Budget::Time(d) => write!(f, "{}s", d.as_secs_f64()),
-        }
-    }
-}
+pub use super::explore_budget::Budget;
 
 /// One explored game worth keeping: how to play it again.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -157,42 +105,6 @@ pub struct Explored {
     pub features: Vec<String>,
 }
 
-/// The state measures that steer the search: the cards in each zone (per
-/// player, and summed over players) and each number variable.
-pub fn features(game: &Game, players: usize) -> Vec<(String, Probe)> {
-    let mut texts = Vec::new();
-    let t = &game.graph().tables;
-    for z in &t.zones {
-        if z.board.is_some() {
-            continue;
-        }
-        if z.per_player {
-            let each: Vec<String> = (0..players)
-                .map(|p| format!("count(P{p}.{})", z.name))
-                .collect();
-            texts.push(each.join(" + "));
-            texts.extend(each);
-        } else {
-            texts.push(format!("count({})", z.name));
-        }
-    }
-    for v in &t.vars {
-        if v.per_card || v.ty != crate::check::hir::Ty::Int {
-            continue;
-        }
-        if v.per_player {
-            texts.extend((0..players).map(|p| format!("P{p}.{}", v.name)));
-        } else {
-            texts.push(v.name.clone());
-        }
-    }
-    texts
-        .into_iter()
-        .filter_map(|t| game.probe(&t, players).ok().map(|p| (t, p)))
-        .take(MAX_FEATURES)
-        .collect()
-}
-
 /// One game to play: a fresh one, or a corpus entry's first moves and a
 /// different choice at the cut.
 struct Job {
@@ -204,51 +116,11 @@ struct Job {
     /// A state measure to push (index, lowest first?): free choices look
     /// one move ahead for the option that moves it most, half the time.
     goal: Option<(usize, bool)>,
+    /// A branch target to steer toward (an index into the round's
+    /// targets): free choices look ahead for it, half the time.
+    aim: Option<usize>,
     rng: u64,
     game: u64,
-}
-
-/// At most this many options are looked ahead at one decision.
-const LOOK: usize = 16;
-
-/// The option among `buf` that moves measure `f` furthest (`low`: down),
-/// one move ahead; ties are broken at random.
-fn look_ahead(
-    game: &Game,
-    state: &State,
-    buf: &[Action],
-    probe: &Probe,
-    low: bool,
-    rng: &mut ChaCha8Rng,
-) -> Option<usize> {
-    let mut best: Option<(i32, usize)> = None;
-    let mut ties = 0u32;
-    // one scratch state, copied into without allocating for each option
-    let mut next = state.clone();
-    for (i, a) in buf.iter().enumerate().take(LOOK) {
-        next.clone_from(state);
-        if next.apply(game, *a).is_err() {
-            continue;
-        }
-        let Ok(v) = next.eval_probe(game, probe) else {
-            continue;
-        };
-        let v = if low { v } else { v.saturating_neg() };
-        match best {
-            Some((b, _)) if v > b => {}
-            Some((b, _)) if v == b => {
-                ties += 1;
-                if rng.random_range(0..=ties) == 0 {
-                    best = Some((v, i));
-                }
-            }
-            _ => {
-                best = Some((v, i));
-                ties = 0;
-            }
-        }
-    }
-    best.map(|(_, i)| i)
 }
 
 /// What one explored game did.
@@ -261,6 +133,14 @@ struct Trace {
     lo: Vec<i32>,
     hi: Vec<i32>,
     incident: Option<(Kind, At, u32, bool, String)>,
+    /// For each target: the nearest its guard came, and after how many moves.
+    near: Vec<(u32, u32)>,
+}
+
+/// The branch targets of a round, and for each flat node its target.
+struct Aims<'a> {
+    targets: &'a [Target],
+    at: &'a [u16],
 }
 
 /// Everything fixed for the exploration of one file.
@@ -278,7 +158,14 @@ pub struct Setup<'a> {
     pub seed: u64,
 }
 
-fn play(t: &Table, probes: &[(String, Probe)], covered: &[bool], job: &Job, limit: u32) -> Trace {
+fn play(
+    t: &Table,
+    probes: &[(String, Probe)],
+    covered: &[bool],
+    job: &Job,
+    limit: u32,
+    aims: &Aims,
+) -> Trace {
     let (game, layout) = (t.game, t.layout);
     let mut tr = Trace {
         nodes: vec![u32::MAX; layout.nodes],
@@ -287,6 +174,7 @@ fn play(t: &Table, probes: &[(String, Probe)], covered: &[bool], job: &Job, limi
         lo: vec![i32::MAX; probes.len()],
         hi: vec![i32::MIN; probes.len()],
         incident: None,
+        near: vec![(u32::MAX, 0); aims.targets.len()],
     };
     let now = Cell::new(0u32);
     let nodes = &mut tr.nodes;
@@ -349,7 +237,15 @@ fn play(t: &Table, probes: &[(String, Probe)], covered: &[bool], job: &Job, limi
             if let Some(a) = avoid {
                 fresh.retain(|&i| i != a as usize);
             }
+            let aimed = match job.aim {
+                Some(k) if avoid.is_none() && buf.len() > 1 && rng.random_bool(0.5) => aims
+                    .targets
+                    .get(k)
+                    .and_then(|t| branch::toward(game, &state, &buf, t, &mut rng)),
+                _ => None,
+            };
             let ahead = match job.goal {
+                _ if aimed.is_some() => aimed,
                 Some((f, low)) if avoid.is_none() && buf.len() > 1 && rng.random_bool(0.5) => {
                     probes
                         .get(f)
@@ -379,11 +275,17 @@ fn play(t: &Table, probes: &[(String, Probe)], covered: &[bool], job: &Job, limi
             tr.arms[a] = taken + 1;
         }
         now.set(taken + 1);
-        let nodes = &mut tr.nodes;
-        let applied = state.apply_observed(game, action, &mut |p, n| {
+        let (nodes, near) = (&mut tr.nodes, &mut tr.near);
+        let applied = state.apply_looking(game, action, &mut |st: &State, p, n| {
             let i = layout.node(p, n);
             if nodes[i] == u32::MAX {
                 nodes[i] = now.get();
+            }
+            if let Some(&k) = aims.at.get(i).filter(|k| **k != u16::MAX) {
+                let d = aims.targets[k as usize].distance(game, st);
+                if d < near[k as usize].0 {
+                    near[k as usize] = (d, now.get());
+                }
             }
         });
         taken += 1;
@@ -407,9 +309,10 @@ fn guarded(
     covered: &[bool],
     job: &Job,
     limit: u32,
+    aims: &Aims,
 ) -> Trace {
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        play(t, probes, covered, job, limit)
+        play(t, probes, covered, job, limit, aims)
     }))
     .unwrap_or_else(|payload| Trace {
         nodes: Vec::new(),
@@ -417,6 +320,7 @@ fn guarded(
         picks: job.prefix.clone(),
         lo: Vec::new(),
         hi: Vec::new(),
+        near: Vec::new(),
         incident: Some((
             Kind::RuleFault,
             At::Game,
@@ -459,6 +363,7 @@ pub fn explore(s: &Setup, budget: Budget, left: &dyn Fn(&[u64], &[u64]) -> bool)
     let mut total_a: Vec<u64> = s.arms.to_vec();
     let mut open = left(&total_n, &total_a);
     let mut last_new = 0u64;
+    let mut best: BTreeMap<(u16, u32, bool), (u32, u32, u32)> = BTreeMap::new();
     loop {
         let games = x.games;
         let over = match budget {
@@ -474,6 +379,10 @@ pub fn explore(s: &Setup, budget: Budget, left: &dyn Fn(&[u64], &[u64]) -> bool)
             Budget::Games(b) => ROUND.min(b - games),
             _ => ROUND,
         };
+        // the guards with a branch no game has taken, and the nearest
+        // each came so far (by target, whichever round found it)
+        let targets = branch::targets(s.tables[0].game, layout, &total_n);
+        let at = branch::index(layout, &targets);
         let jobs: Vec<Job> = (0..n)
             .map(|j| {
                 let game = games + j;
@@ -486,6 +395,7 @@ pub fn explore(s: &Setup, budget: Budget, left: &dyn Fn(&[u64], &[u64]) -> bool)
                         prefix: Vec::new(),
                         avoid: None,
                         goal: None,
+                        aim: None,
                         rng,
                         game,
                     };
@@ -496,11 +406,23 @@ pub fn explore(s: &Setup, budget: Budget, left: &dyn Fn(&[u64], &[u64]) -> bool)
                 } else {
                     master.random_range(0..len)
                 };
-                let parent = &x.finds[corpus[e] as usize];
-                let cut = if parent.picks.is_empty() {
-                    0
-                } else {
-                    master.random_range(0..parent.picks.len())
+                let mut parent = &x.finds[corpus[e] as usize];
+                // half the mutations aim at a branch no game has taken,
+                // from the game that came nearest to it (cut before then)
+                let aim = (!targets.is_empty() && master.random_bool(0.5))
+                    .then(|| master.random_range(0..targets.len()));
+                let mut upto = parent.picks.len();
+                if let Some(&(_, id, moves)) = aim.and_then(|k| best.get(&targets[k].key()))
+                    && master.random_bool(0.75)
+                {
+                    parent = &x.finds[id as usize];
+                    upto = (moves as usize).min(parent.picks.len());
+                }
+                let cut = match (aim.is_some(), upto) {
+                    (_, 0) => 0,
+                    // an aimed game may replay its parent up to its nearest
+                    (true, u) => master.random_range(0..=u),
+                    (false, u) => master.random_range(0..u),
                 };
                 let features = probes[parent.column].len();
                 let goal = (features > 0 && master.random_bool(0.5))
@@ -509,17 +431,32 @@ pub fn explore(s: &Setup, budget: Budget, left: &dyn Fn(&[u64], &[u64]) -> bool)
                     column: parent.column,
                     seed: parent.seed,
                     prefix: parent.picks[..cut].to_vec(),
-                    avoid: parent.picks.get(cut).copied(),
+                    // an aimed game plays on from the cut, steered: a
+                    // forced change there could break the very line that
+                    // came nearest (a streak of lucky picks)
+                    avoid: if aim.is_some() {
+                        None
+                    } else {
+                        parent.picks.get(cut).copied()
+                    },
                     goal,
+                    aim,
                     rng,
                     game,
                 }
             })
             .collect();
         let covered: Vec<bool> = total_a.iter().map(|a| *a > 0).collect();
+        let aims = Aims {
+            targets: &targets,
+            at: &at,
+        };
         let traces: Vec<Trace> = jobs
             .par_iter()
-            .map(|j| guarded(&s.tables[j.column], &probes[j.column], &covered, j, s.limit))
+            .map(|j| {
+                let t = &s.tables[j.column];
+                guarded(t, &probes[j.column], &covered, j, s.limit, &aims)
+            })
             .collect();
         let millis = started.elapsed().as_millis() as u64;
         for (job, tr) in jobs.into_iter().zip(traces) {
@@ -551,6 +488,19 @@ pub fn explore(s: &Setup, budget: Budget, left: &dyn Fn(&[u64], &[u64]) -> bool)
                 total_a[i] += 1;
             }
             let c = job.column;
+            // a game that failed is no line to build on
+            let near = if tr.incident.is_none() {
+                &tr.near[..]
+            } else {
+                &[]
+            };
+            for (k, &(d, moves)) in near.iter().enumerate() {
+                let key = targets[k].key();
+                if best.get(&key).is_none_or(|b| d < b.0) {
+                    best.insert(key, (d, x.finds.len() as u32, moves));
+                    new = true;
+                }
+            }
             for f in 0..tr.lo.len() {
                 if tr.lo[f] < lo[c][f] {
                     lo[c][f] = tr.lo[f];
@@ -606,27 +556,4 @@ pub fn explore(s: &Setup, budget: Budget, left: &dyn Fn(&[u64], &[u64]) -> bool)
     }
     x.millis = started.elapsed().as_millis() as u64;
     x
-}
-
-#[cfg(test)]
-mod tests {
-    use super::Budget;
-    use std::time::Duration;
-
-    #[test]
-    fn budgets_parse() {
-        assert_eq!(Budget::parse("0"), Ok(Budget::Off));
-        assert_eq!(Budget::parse("0s"), Ok(Budget::Off));
-        assert_eq!(Budget::parse("2000"), Ok(Budget::Games(2000)));
-        assert_eq!(
-            Budget::parse("10s"),
-            Ok(Budget::Time(Duration::from_secs(10)))
-        );
-        assert_eq!(
-            Budget::parse("500ms"),
-            Ok(Budget::Time(Duration::from_millis(500)))
-        );
-        assert!(Budget::parse("-1s").is_err());
-        assert!(Budget::parse("ten").is_err());
-    }
 }

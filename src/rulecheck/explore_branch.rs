@@ -1,0 +1,286 @@
+//! Branch distance for guided exploration (`explore.rs`), as search-based
+//! testing and coverage-guided fuzzers measure it: for a guard that games
+//! have reached but whose other branch no game has taken (`if count(draw)
+//! == 0`, `if promotes(x, t)`), how far the running state is from taking
+//! it, evaluated in the guard's own frame each time the guard runs.
+//!
+//! - A comparison of numbers is `|a - b|` away (plus one for a strict
+//!   one); a test of identity (a card, a player, an enum value, `none`) or
+//!   a yes/no value is [`FAR`] away when it fails. `a and b` adds its
+//!   sides' distances, `a or b` takes the nearer, `not` flips what is
+//!   wanted, and a user function's expansion is looked into (its
+//!   arguments bound around each side), so `x.kind == pawn and rank_of(t,
+//!   x.face) == 13` gets nearer as a pawn advances.
+//! - An explored game that gets nearer to a target than any game before is
+//!   kept in the corpus, and free choices can be steered toward a target by
+//!   looking ahead: each option is played on a scratch copy (and, when that
+//!   reaches no verdict and the same seat chooses again, a few of its next
+//!   options too), and the option whose play brought the guard nearest wins.
+//!
+//! Nothing here is in the engine's hot loop: distances are evaluated only at
+//! target guards, only in explored games.
+
+use super::stats::Layout;
+use crate::engine::{Action, Game, State};
+use crate::graph::{Graph, Node};
+use crate::hir::{Expr, Ty};
+use crate::syntax::ast::{AggKind, BinOp};
+use rand::Rng;
+use rand_chacha::ChaCha8Rng;
+
+/// The distance of a failed identity or yes/no test.
+pub const FAR: u32 = 1000;
+/// A numeric gap counts at most this much.
+const CAP: u32 = 999;
+/// At most this many targets are followed at once.
+const MAX_TARGETS: usize = 64;
+/// Options looked at one move ahead, and one move further.
+const LOOK: usize = 16;
+const DEEPER: usize = 6;
+
+/// What must hold for a guard to go the wanted way.
+enum Dist {
+    /// A yes/no value that must be `.1`.
+    Leaf(Expr, bool),
+    /// A comparison that must hold (numeric: measured as a gap).
+    Cmp(BinOp, Expr, Expr, bool),
+    And(Vec<Dist>),
+    Or(Vec<Dist>),
+}
+
+/// A guard and the branch of it no game has taken.
+pub struct Target {
+    pub phase: u16,
+    pub node: u32,
+    /// The branch wanted: the condition true (the body) or false.
+    pub want: bool,
+    dist: Dist,
+}
+
+impl Target {
+    /// Identity across rounds (the target list is rebuilt every round).
+    pub fn key(&self) -> (u16, u32, bool) {
+        (self.phase, self.node, self.want)
+    }
+
+    /// How far `state`, stopped at this guard, is from the wanted branch.
+    pub fn distance(&self, game: &Game, state: &State) -> u32 {
+        eval(&self.dist, game, state)
+    }
+}
+
+fn eval(d: &Dist, game: &Game, st: &State) -> u32 {
+    match d {
+        Dist::Leaf(e, want) => match st.eval_in_frame(game, e) {
+            Ok(v) if (v != 0) == *want => 0,
+            _ => FAR,
+        },
+        Dist::Cmp(op, a, b, numeric) => {
+            let (Ok(x), Ok(y)) = (st.eval_in_frame(game, a), st.eval_in_frame(game, b)) else {
+                return FAR;
+            };
+            let (x, y) = (x as i64, y as i64);
+            let gap = match op {
+                BinOp::Eq => (x - y).abs(),
+                BinOp::Ne => i64::from(x == y),
+                BinOp::Lt => (x - y + 1).max(0),
+                BinOp::Le => (x - y).max(0),
+                BinOp::Gt => (y - x + 1).max(0),
+                _ => (y - x).max(0),
+            };
+            match gap {
+                0 => 0,
+                g if *numeric => (g.min(CAP as i64)) as u32,
+                _ => FAR,
+            }
+        }
+        Dist::And(ds) => ds
+            .iter()
+            .fold(0u32, |s, d| s.saturating_add(eval(d, game, st))),
+        Dist::Or(ds) => ds.iter().map(|d| eval(d, game, st)).min().unwrap_or(0),
+    }
+}
+
+fn wrap(binds: &[(u16, Expr)], e: &Expr) -> Expr {
+    if binds.is_empty() {
+        e.clone()
+    } else {
+        Expr::Bind(binds.to_vec(), Box::new(e.clone()))
+    }
+}
+
+fn negate(op: BinOp) -> BinOp {
+    match op {
+        BinOp::Eq => BinOp::Ne,
+        BinOp::Ne => BinOp::Eq,
+        BinOp::Lt => BinOp::Ge,
+        BinOp::Le => BinOp::Gt,
+        BinOp::Gt => BinOp::Le,
+        _ => BinOp::Lt,
+    }
+}
+
+/// Whether a side is a number (`Some(true)`), surely not one (a card,
+/// player, enum value or `none`: `Some(false)`), or unknown.
+fn numeric_side(g: &Graph, phase: u16, e: &Expr) -> Option<bool> {
+    let t = &g.tables;
+    let var = |id: &u16| t.vars.get(*id as usize).map(|v| v.ty == Ty::Int);
+    match e {
+        Expr::Attr(a, _) => t.attrs.get(*a as usize).map(|a| a.ty == Ty::Int),
+        Expr::Global(v) | Expr::PerPlayer(v, _) | Expr::PerCard(v, _) => var(v),
+        Expr::Local(s) => g
+            .phases
+            .get(phase as usize)
+            .and_then(|p| p.local_types.get(*s as usize))
+            .map(|ty| *ty == Ty::Int),
+        Expr::Nothing | Expr::Actor | Expr::Current | Expr::Index(..) => Some(false),
+        Expr::Agg { kind, .. } => Some(!matches!(kind, AggKind::First)),
+        Expr::Opt(_) | Expr::PlayerCount | Expr::Neg(_) => Some(true),
+        Expr::Bin(BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Mod, ..) => Some(true),
+        Expr::Bind(_, body) => numeric_side(g, phase, body),
+        Expr::Cond(_, a, b) => numeric_side(g, phase, a).or_else(|| numeric_side(g, phase, b)),
+        _ => None,
+    }
+}
+
+fn build(g: &Graph, phase: u16, e: &Expr, want: bool, binds: &[(u16, Expr)]) -> Dist {
+    match e {
+        Expr::Not(x) => build(g, phase, x, !want, binds),
+        Expr::Bind(bs, body) => {
+            let mut all = binds.to_vec();
+            all.extend(bs.iter().cloned());
+            build(g, phase, body, want, &all)
+        }
+        Expr::Bin(op @ (BinOp::And | BinOp::Or), a, b) => {
+            let sides = vec![
+                build(g, phase, a, want, binds),
+                build(g, phase, b, want, binds),
+            ];
+            // not (a and b) = not a or not b
+            if (*op == BinOp::And) == want {
+                Dist::And(sides)
+            } else {
+                Dist::Or(sides)
+            }
+        }
+        Expr::Bin(
+            op @ (BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge),
+            a,
+            b,
+        ) => {
+            let op = if want { *op } else { negate(*op) };
+            let numeric = numeric_side(g, phase, a) != Some(false)
+                && numeric_side(g, phase, b) != Some(false);
+            Dist::Cmp(op, wrap(binds, a), wrap(binds, b), numeric)
+        }
+        _ => Dist::Leaf(wrap(binds, e), want),
+    }
+}
+
+/// The guards that games have reached (`nodes[flat] > 0`) with a branch
+/// none has taken, in graph order, at most [`MAX_TARGETS`].
+pub fn targets(game: &Game, layout: &Layout, nodes: &[u64]) -> Vec<Target> {
+    let g = game.graph();
+    let ran = |p: usize, n: usize| {
+        nodes
+            .get(layout.node(p as u16, n as u32))
+            .is_some_and(|c| *c > 0)
+    };
+    let mut out = Vec::new();
+    for (p, ph) in g.phases.iter().enumerate() {
+        for (n, node) in ph.nodes.iter().enumerate() {
+            let Node::JumpIfNot(e, to) = node else {
+                continue;
+            };
+            if !ran(p, n) {
+                continue;
+            }
+            for (want, next) in [(true, n + 1), (false, *to as usize)] {
+                if next < ph.nodes.len() && !ran(p, next) && out.len() < MAX_TARGETS {
+                    out.push(Target {
+                        phase: p as u16,
+                        node: n as u32,
+                        want,
+                        dist: build(g, p as u16, e, want, &[]),
+                    });
+                }
+            }
+        }
+    }
+    out
+}
+
+/// For each flat node, the targets at it (`u16::MAX`: none; a guard with
+/// both branches wanted keeps the first).
+pub fn index(layout: &Layout, targets: &[Target]) -> Vec<u16> {
+    let mut at = vec![u16::MAX; layout.nodes];
+    for (k, t) in targets.iter().enumerate().rev() {
+        if let Some(slot) = at.get_mut(layout.node(t.phase, t.node)) {
+            *slot = k as u16;
+        }
+    }
+    at
+}
+
+/// Play `a` on `next` (a copy of the state), returning the nearest the
+/// target's guard came during the move (`u32::MAX`: it did not run).
+fn nearest(game: &Game, next: &mut State, a: Action, t: &Target) -> Option<u32> {
+    let mut best = u32::MAX;
+    let r = next.apply_looking(game, a, &mut |st: &State, p, n| {
+        if p == t.phase && n == t.node {
+            best = best.min(t.distance(game, st));
+        }
+    });
+    r.ok().map(|()| best)
+}
+
+/// The option among `buf` whose play brings target `t` nearest, looking
+/// one move ahead and, where that shows nothing and the same seat chooses
+/// again, a few of the next options; `None` when no look reached the guard.
+pub fn toward(
+    game: &Game,
+    state: &State,
+    buf: &[Action],
+    t: &Target,
+    rng: &mut ChaCha8Rng,
+) -> Option<usize> {
+    let mut best: Option<(u32, usize)> = None;
+    let mut ties = 0u32;
+    let mut next = state.clone();
+    let mut deeper = state.clone();
+    let mut more: Vec<Action> = Vec::new();
+    let who = state.chooser();
+    for (i, a) in buf.iter().enumerate().take(LOOK) {
+        next.clone_from(state);
+        let Some(mut d) = nearest(game, &mut next, *a, t) else {
+            continue;
+        };
+        if d == u32::MAX && !next.is_over() && next.chooser() == who {
+            next.legal_actions_into(game, &mut more);
+            for _ in 0..DEEPER.min(more.len()) {
+                let b = more[rng.random_range(0..more.len())];
+                deeper.clone_from(&next);
+                if let Some(e) = nearest(game, &mut deeper, b, t) {
+                    d = d.min(e);
+                }
+            }
+        }
+        if d == u32::MAX {
+            continue;
+        }
+        match best {
+            Some((b, _)) if d > b => {}
+            Some((b, _)) if d == b => {
+                ties += 1;
+                if rng.random_range(0..=ties) == 0 {
+                    best = Some((d, i));
+                }
+            }
+            _ => {
+                best = Some((d, i));
+                ties = 0;
+            }
+        }
+    }
+    best.map(|(_, i)| i)
+}
