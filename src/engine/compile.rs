@@ -32,7 +32,8 @@ pub struct Cx<'a> {
     pub locals: &'a mut [i32],
     pub rng: Option<Draws<'a>>,
     pub fault: Option<Fault>,
-    /// The scope of remembered function values (`memo.rs`).
+    /// The scope of remembered function values (`memo.rs`); 0 until a
+    /// remembered function first asks for it.
     pub epoch: u64,
 }
 
@@ -322,6 +323,9 @@ fn remembered(binds: Vec<(usize, Arg)>, body: Arg) -> Val {
         }
         if cx.fault.is_some() {
             return 0;
+        }
+        if cx.epoch == 0 {
+            cx.epoch = super::memo::epoch_for(cx.c);
         }
         if let Some(v) = get(cx.epoch, site, &key) {
             return v;

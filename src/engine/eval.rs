@@ -38,7 +38,9 @@ impl Ev<'_> {
             locals: &mut *self.locals,
             rng: self.rng.as_mut().map(Draws::reborrow),
             fault: None,
-            epoch: super::memo::epoch_for(self.c),
+            // taken on first use by a remembered function (memo.rs), so an
+            // evaluation that remembers nothing pays nothing
+            epoch: 0,
         }
     }
 
