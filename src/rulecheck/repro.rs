@@ -3,7 +3,7 @@
 //! step at once with `load FILE` instead of reading thousands of `play N`
 //! lines. The file is named after the rules file, the column, the options
 //! that differ from their defaults and the seed
-//! (`tamoul-2p-target=5-1234.ron`).
+//! (`cards-goal=5-2p-1234.ron`).
 //!
 //! The moves are made again through a REPL session (the same move list the
 //! REPL shows, so the file loads exactly as if the designer had saved it);
@@ -121,10 +121,10 @@ mod tests {
 
     #[test]
     fn names_carry_the_options() {
-        let set = vec!["target=5".to_string(), "refill=0".to_string()];
+        let set = vec!["goal=5".to_string(), "refill=0".to_string()];
         assert_eq!(
-            file_name("rules/tamoul.rules", "target=5", 2, &set, 7, "ron"),
-            "tamoul-target=5-2p-refill=0-7.ron"
+            file_name("rules/cards.rules", "goal=5", 2, &set, 7, "ron"),
+            "cards-goal=5-2p-refill=0-7.ron"
         );
         assert_eq!(
             file_name("a/b.rules", "3p", 3, &[], 1, "grail"),
