@@ -194,7 +194,12 @@ impl FileReport {
         // never-fired finding labels both the condition and the statements.
         let mut lines = d.labels.iter().map(|(s, _)| self.source.line_of(s.start));
         let unlabelled = d.labels.is_empty() && self.allows.silences(lint.name, 0);
-        if unlabelled || lines.any(|line| self.allows.silences(lint.name, line)) {
+        // `allow(...) at NAME`: a label inside what NAME declares
+        let named = d
+            .labels
+            .iter()
+            .any(|(s, _)| self.allows.silences_at(lint.name, s.start));
+        if unlabelled || named || lines.any(|line| self.allows.silences(lint.name, line)) {
             self.silenced += 1;
             return;
         }
@@ -287,6 +292,9 @@ fn check_compiled(source: Source, config: &Config) -> (FileReport, Compiled) {
         } else {
             report.add_checker(d.clone());
         }
+    }
+    if compiled.graph.is_some() {
+        report.allows.resolve(&compiled.hir, &report.source.text);
     }
     for d in std::mem::take(&mut report.allows.problems) {
         report.add(&lints::INVALID_ALLOW, d);
