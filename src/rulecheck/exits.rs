@@ -2,7 +2,8 @@
 //! guarding it (the nearest `if` that jumps over it) and how often, in the
 //! games played, the condition was tested and the game ended there; and
 //! every loop's way out (`break`, `leave`) whose guard was tested but never
-//! true, so the loop never ended. A
+//! true, and every `while` whose condition was tested but never false, so
+//! the loop never ended. A
 //! `does-not-end` finding about games that ran out of decisions labels
 //! these, so the designer sees "`max(score) >= target` tested 2,368 times,
 //! never true" instead of a blame on `start`.
@@ -38,6 +39,13 @@ pub fn exits(game: &Game, node_base: &[usize], nodes: &[u64]) -> Vec<Exit> {
                 .unwrap_or(0)
         };
         for (i, node) in ph.nodes.iter().enumerate() {
+            if let Some(e) = while_never_false(g, ph, i, &count) {
+                out.push(Exit {
+                    guard: Some((p as u16, i as u32)),
+                    ..e
+                });
+                continue;
+            }
             // the implicit end of `start` (after an endless loop) is no exit
             let way_out = matches!(node, Node::Exit { .. } | Node::Leave(_));
             if !(way_out || matches!(node, Node::EndGame)) || ph.spans[i].start == ph.span.start {
@@ -71,12 +79,7 @@ pub fn exits(game: &Game, node_base: &[usize], nodes: &[u64]) -> Vec<Exit> {
             let tested = guard.map_or(ended, |(j, _)| count(j));
             let (span, label) = match guard {
                 Some((j, e)) => {
-                    let text = fmt_expr(&g.tables, &ph.local_names, e);
-                    let text = text
-                        .strip_prefix('(')
-                        .and_then(|t| t.strip_suffix(')'))
-                        .unwrap_or(&text)
-                        .to_string();
+                    let text = cond_text(g, ph, e);
                     let what = if way_out { " (the loop's way out)" } else { "" };
                     (
                         ph.spans[j],
@@ -101,6 +104,53 @@ pub fn exits(game: &Game, node_base: &[usize], nodes: &[u64]) -> Vec<Exit> {
         }
     }
     out
+}
+
+/// A `while` loop whose condition (node `i`) was tested but never false,
+/// so the loop never ended by it: every test went into the body (node
+/// `i + 1`, which nothing else jumps to). Its `guard` is set by the caller.
+fn while_never_false(
+    g: &crate::graph::Graph,
+    ph: &crate::graph::Phase,
+    i: usize,
+    count: &dyn Fn(usize) -> u64,
+) -> Option<Exit> {
+    let Node::JumpIfNot(e, to) = &ph.nodes[i] else {
+        return None;
+    };
+    // `while` is lowered as a test at the loop's head and a jump back to it
+    let end = (*to as usize).checked_sub(1)?;
+    if !matches!(ph.nodes.get(end), Some(Node::Jump(head)) if *head as usize == i) {
+        return None;
+    }
+    let into = |n: &Node| match n {
+        Node::Jump(t) | Node::JumpIfNot(_, t) => *t as usize == i + 1,
+        _ => false,
+    };
+    let tested = count(i);
+    if tested == 0 || count(i + 1) != tested || ph.nodes.iter().any(into) {
+        return None;
+    }
+    let text = cond_text(g, ph, e);
+    Some(Exit {
+        span: ph.spans[i],
+        label: format!(
+            "`{text}` was tested {} times, never false (the `while` loop's way out)",
+            thousands(tested)
+        ),
+        never: true,
+        guard: None,
+        tested,
+    })
+}
+
+/// A condition as written, without the parentheses around it.
+fn cond_text(g: &crate::graph::Graph, ph: &crate::graph::Phase, e: &crate::hir::Expr) -> String {
+    let text = fmt_expr(&g.tables, &ph.local_names, e);
+    match text.strip_prefix('(').and_then(|t| t.strip_suffix(')')) {
+        Some(t) => t.to_string(),
+        None => text,
+    }
 }
 
 /// 2368 -> "2,368".

@@ -15,7 +15,8 @@
 //!  "base":null|{...the base's simulation, for a variant checked alone...},
 //!  "compare":[{"column":S,"metric":S,"base":F,"variant":F,"diff":F,"half":F,
 //!              "significant":B,"fraction":B}],
-//!  "fires":[{"what":S,"at":S,"count":N}]}
+//!  "fires":[{"what":S,"at":S,"count":N,
+//!            "by":S,"per":[{"value":S,"count":N}]}]}   (by, per: options per enum value)
 //! ```
 //!
 //! Shares and rates are fractions (0 to 1), rounded to 6 decimals. A

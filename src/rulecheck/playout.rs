@@ -142,6 +142,11 @@ impl Observer for Watch<'_> {
             && let Some(arm) = self.layout.arm(phase, node, action.arm)
         {
             self.stats.arms[arm] += 1;
+            if let Some(v) = self.layout.value(arm, action.value)
+                && let Some(c) = self.stats.values.get_mut(v)
+            {
+                *c += 1;
+            }
         }
     }
 
@@ -216,7 +221,31 @@ pub fn play(
         buf,
         Some(t.max_decisions),
     );
-    let (kind, at, moves, failing_move, message) = match played {
+    let Some((kind, at, moves, failing_move, message)) = trouble(game, played, &mut w) else {
+        return;
+    };
+    w.stats.incident(
+        kind,
+        at,
+        Incident {
+            game: index,
+            seed,
+            moves,
+            failing_move,
+            message,
+        },
+    );
+}
+
+/// What went wrong in a game: (kind, where, moves made, whether the last
+/// move failed, message); `None` for a game that ended, which is counted
+/// as finished here.
+fn trouble(
+    game: &Game,
+    played: Result<(State, playout::Playout), EngineError>,
+    w: &mut Watch,
+) -> Option<(Kind, At, u32, bool, String)> {
+    let found = match played {
         Err(e) => {
             let m = match &e {
                 EngineError::Fault { message, .. } => format!("at setup: {message}"),
@@ -239,7 +268,7 @@ pub fn play(
                         first,
                         m,
                     );
-                    return;
+                    return None;
                 }
                 Stop::Capped => {
                     let m = format!(
@@ -283,17 +312,7 @@ pub fn play(
             }
         }
     };
-    w.stats.incident(
-        kind,
-        at,
-        Incident {
-            game: index,
-            seed,
-            moves,
-            failing_move,
-            message,
-        },
-    );
+    Some(found)
 }
 
 /// The moves of game `index` up to where it stopped, as indices into the

@@ -28,6 +28,11 @@ pub struct Layout {
     pub arm_base: Vec<Option<usize>>,
     pub nodes: usize,
     pub arms: usize,
+    /// For each arm counter, the first of its per-value counters and how
+    /// many values it has: an option offered for each value of an enum
+    /// (`"lay {o}" for o in Object`) counts each value apart.
+    pub value_base: Vec<Option<(usize, u32)>>,
+    pub values: usize,
 }
 
 impl Layout {
@@ -35,6 +40,8 @@ impl Layout {
         let mut node_base = Vec::with_capacity(g.phases.len());
         let mut arm_base = Vec::new();
         let mut arms = 0;
+        let mut value_base = Vec::new();
+        let mut values = 0;
         for ph in &g.phases {
             node_base.push(arm_base.len());
             for n in &ph.nodes {
@@ -42,6 +49,11 @@ impl Layout {
                     Node::Choose { arms: a, .. } => {
                         arm_base.push(Some(arms));
                         arms += a.len();
+                        for arm in a {
+                            let domain = enum_bound(g, ph, arm);
+                            value_base.push(domain.map(|d| (values, d)));
+                            values += domain.unwrap_or(0) as usize;
+                        }
                     }
                     _ => arm_base.push(None),
                 }
@@ -52,7 +64,16 @@ impl Layout {
             nodes: arm_base.len(),
             arm_base,
             arms,
+            value_base,
+            values,
         }
+    }
+
+    /// The per-value counter of an arm counter's value, if it has one.
+    pub fn value(&self, arm: usize, value: i32) -> Option<usize> {
+        let (base, n) = (*self.value_base.get(arm)?)?;
+        let v = u32::try_from(value).ok().filter(|v| *v < n)?;
+        Some(base + v as usize)
     }
 
     /// The flat counter of a node.
@@ -63,6 +84,16 @@ impl Layout {
     /// The flat counter of an arm of a Choose node, if it is one.
     pub fn arm(&self, phase: u16, node: u32, arm: u16) -> Option<usize> {
         self.arm_base[self.node(phase, node)].map(|b| b + arm as usize)
+    }
+}
+
+/// The number of values of the enum an arm binds (`for o in Object`),
+/// if it binds one value of an enum and nothing else.
+pub fn enum_bound(g: &Graph, ph: &crate::graph::Phase, arm: &crate::graph::Arm) -> Option<u32> {
+    let b = arm.bind.as_ref().filter(|_| arm.also.is_none())?;
+    match ph.local_types.get(b.slot as usize)? {
+        crate::hir::Ty::Enum(e) => Some(g.tables.enums.get(*e as usize)?.values.len() as u32),
+        _ => None,
     }
 }
 
@@ -205,6 +236,10 @@ pub struct Stats {
     /// Times each node ran and each arm was chosen (see [`Layout`]).
     pub nodes: Vec<u64>,
     pub arms: Vec<u64>,
+    /// Times each option offered per value of an enum was chosen with each
+    /// value (see [`Layout::value`]).
+    #[serde(default)]
+    pub values: Vec<u64>,
     pub incidents: BTreeMap<(Kind, At), Incidents>,
 }
 
@@ -214,6 +249,7 @@ impl Stats {
             wins: vec![Vec::new(); players],
             nodes: vec![0; layout.nodes],
             arms: vec![0; layout.arms],
+            values: vec![0; layout.values],
             ..Stats::default()
         }
     }
@@ -297,6 +333,7 @@ impl Stats {
         self.forced += o.forced;
         add_counts(&mut self.nodes, &o.nodes);
         add_counts(&mut self.arms, &o.arms);
+        add_counts(&mut self.values, &o.values);
         for (k, v) in &o.incidents {
             self.incidents.entry(*k).or_default().merge(v, KEEP);
         }

@@ -26,9 +26,28 @@ pub fn render(sims: &[&SimSection]) -> String {
     let mut all: Vec<&SimSection> = sim.base.iter().map(|b| b.as_ref()).collect();
     all.extend(sims);
     let sims = all.as_slice();
+    let mut out = header(sim);
+    let mut t = Rows {
+        columns: sims.iter().flat_map(|s| &s.columns).collect(),
+        stats: sims.iter().flat_map(|s| &s.stats).collect(),
+        rows: Vec::new(),
+    };
+    t.length_rows();
+    t.balance_rows();
+    t.write(&mut out);
+    against_base(&mut out, sims);
+    fire_counts(&mut out, &sim.fires);
+    for s in sims {
+        for n in &s.notes {
+            let _ = writeln!(out, "  note: {n}");
+        }
+    }
+    out
+}
+
+/// "simulation: N games per column, ..." and the command that runs it again.
+fn header(sim: &SimSection) -> String {
     let p = &sim.plan;
-    let columns: Vec<&super::plan::Column> = sims.iter().flat_map(|s| &s.columns).collect();
-    let stats: Vec<&Stats> = sims.iter().flat_map(|s| &s.stats).collect();
     let mut out = String::new();
     let shard = match p.shard {
         Some(s) => {
@@ -43,87 +62,93 @@ pub fn render(sims: &[&SimSection]) -> String {
         p.games, p.agent, p.seed, p.max_decisions
     );
     let _ = writeln!(out, "  run again: {}", sim.command);
-    let mut rows: Vec<(String, Vec<String>)> = Vec::new();
-    let mut row = |name: &str, cells: Vec<String>| rows.push((name.to_string(), cells));
-    let each = |f: &dyn Fn(&Stats, usize) -> String| -> Vec<String> {
-        stats
+    out
+}
+
+/// The table's rows: a name and a cell per column.
+struct Rows<'a> {
+    columns: Vec<&'a super::plan::Column>,
+    stats: Vec<&'a Stats>,
+    rows: Vec<(String, Vec<String>)>,
+}
+
+impl Rows<'_> {
+    fn row(&mut self, name: &str, cells: Vec<String>) {
+        self.rows.push((name.to_string(), cells));
+    }
+
+    /// A cell per column from its stats and player count.
+    fn each(&self, f: &dyn Fn(&Stats, usize) -> String) -> Vec<String> {
+        self.stats
             .iter()
-            .zip(&columns)
+            .zip(&self.columns)
             .map(|(s, c)| f(s, c.players))
             .collect()
-    };
-    // Rows about finished games say `-` where no game finished.
-    let done = |f: &dyn Fn(&Stats, usize) -> String| -> Vec<String> {
-        each(&|s, n| if s.finished == 0 { "-".into() } else { f(s, n) })
-    };
-    row("", columns.iter().map(|c| c.label.clone()).collect());
-    row("players", each(&|_, n| n.to_string()));
-    row("games", each(&|s, _| s.games.to_string()));
-    row("finished", each(&|s, _| s.finished.to_string()));
-    row(
-        "with errors",
-        each(&|s, _| match s.errors() {
+    }
+
+    /// Rows about finished games say `-` where no game finished.
+    fn done(&self, f: &dyn Fn(&Stats, usize) -> String) -> Vec<String> {
+        self.each(&|s, n| if s.finished == 0 { "-".into() } else { f(s, n) })
+    }
+
+    /// The columns, games, lengths, branching, ties, lead changes, margins
+    /// and the length histogram.
+    fn length_rows(&mut self) {
+        let labels = self.columns.iter().map(|c| c.label.clone()).collect();
+        self.row("", labels);
+        let cells = self.each(&|_, n| n.to_string());
+        self.row("players", cells);
+        let cells = self.each(&|s, _| s.games.to_string());
+        self.row("games", cells);
+        let cells = self.each(&|s, _| s.finished.to_string());
+        self.row("finished", cells);
+        let cells = self.each(&|s, _| match s.errors() {
             0 => "none".into(),
             n => n.to_string(),
-        }),
-    );
-    for (what, pick) in [
-        ("turns", (|s: &Stats| &s.turns) as fn(&Stats) -> &_),
-        ("decisions", |s: &Stats| &s.decisions),
-    ] {
-        row(
-            &format!("{what}: mean"),
-            done(&|s, _| format!("{:.1}", pick(s).mean())),
-        );
-        row(
-            "  median / p90 / max",
-            done(&|s, _| {
+        });
+        self.row("with errors", cells);
+        for (what, pick) in [
+            ("turns", (|s: &Stats| &s.turns) as fn(&Stats) -> &_),
+            ("decisions", |s: &Stats| &s.decisions),
+        ] {
+            let cells = self.done(&|s, _| format!("{:.1}", pick(s).mean()));
+            self.row(&format!("{what}: mean"), cells);
+            let cells = self.done(&|s, _| {
                 let h = pick(s);
                 format!("{} / {} / {}", h.quantile(0.5), h.quantile(0.9), h.max())
-            }),
-        );
-    }
-    row(
-        "branching (moves)",
-        each(&|s, _| format!("{:.2}", s.branching())),
-    );
-    row(
-        "forced decisions",
-        each(&|s, _| format!("{:.1}%", 100.0 * s.forced_share())),
-    );
-    row(
-        "ties",
-        done(&|s, _| format!("{:.1}%", 100.0 * s.tie_rate())),
-    );
-    // Shown only when some game ended with nobody admitted by the winners rule.
-    if stats.iter().any(|s| s.no_winner > 0) {
-        row(
-            "no winner",
-            done(&|s, _| format!("{:.1}%", 100.0 * s.no_winner as f64 / s.finished as f64)),
-        );
-    }
-    row(
-        "lead changes / game",
-        done(&|s, _| format!("{:.2}", s.mean_lead_changes())),
-    );
-    if stats.iter().any(|s| s.margins.count() > 0) {
-        row(
-            "win margin: mean / max",
-            done(&|s, _| format!("{:.1} / {}", s.margins.mean(), s.margins.max())),
-        );
-    }
-    row(
-        "turns histogram",
-        done(&|s, _| {
+            });
+            self.row("  median / p90 / max", cells);
+        }
+        let cells = self.each(&|s, _| format!("{:.2}", s.branching()));
+        self.row("branching (moves)", cells);
+        let cells = self.each(&|s, _| format!("{:.1}%", 100.0 * s.forced_share()));
+        self.row("forced decisions", cells);
+        let cells = self.done(&|s, _| format!("{:.1}%", 100.0 * s.tie_rate()));
+        self.row("ties", cells);
+        // Shown only when some game ended with nobody admitted by the winners rule.
+        if self.stats.iter().any(|s| s.no_winner > 0) {
+            let cells = self
+                .done(&|s, _| format!("{:.1}%", 100.0 * s.no_winner as f64 / s.finished as f64));
+            self.row("no winner", cells);
+        }
+        let cells = self.done(&|s, _| format!("{:.2}", s.mean_lead_changes()));
+        self.row("lead changes / game", cells);
+        if self.stats.iter().any(|s| s.margins.count() > 0) {
+            let cells = self.done(&|s, _| format!("{:.1} / {}", s.margins.mean(), s.margins.max()));
+            self.row("win margin: mean / max", cells);
+        }
+        let cells = self.done(&|s, _| {
             let h = &s.turns;
             format!("{} {}..{}", sparkline(h), h.min(), h.max())
-        }),
-    );
-    let seats = columns.iter().map(|c| c.players).max().unwrap_or(0);
-    for seat in 0..seats {
-        row(
-            &format!("win share P{seat} (95% CI)"),
-            done(&|s, n| {
+        });
+        self.row("turns histogram", cells);
+    }
+
+    /// Each seat's win share, the first mover's, and its verdict.
+    fn balance_rows(&mut self) {
+        let seats = self.columns.iter().map(|c| c.players).max().unwrap_or(0);
+        for seat in 0..seats {
+            let cells = self.done(&|s, n| {
                 if seat >= n {
                     return "-".into();
                 }
@@ -132,22 +157,18 @@ pub fn render(sims: &[&SimSection]) -> String {
                     return format!("{:.1}% too few games", 100.0 * share);
                 }
                 format!("{:.1}% ±{:.1}", 100.0 * share, 100.0 * half)
-            }),
-        );
-    }
-    row(
-        "first mover win share",
-        done(&|s, _| {
+            });
+            self.row(&format!("win share P{seat} (95% CI)"), cells);
+        }
+        let cells = self.done(&|s, _| {
             let (share, half) = s.first_mover_share();
             if s.first_known < FEW_GAMES {
                 return format!("{:.1}% too few games", 100.0 * share);
             }
             format!("{:.1}% ±{:.1}", 100.0 * share, 100.0 * half)
-        }),
-    );
-    row(
-        "first seat advantage",
-        done(&|s, n| {
+        });
+        self.row("first mover win share", cells);
+        let cells = self.done(&|s, n| {
             if s.finished < FEW_GAMES {
                 "too few games".into()
             } else if s.first_seat_advantage(n) {
@@ -155,60 +176,86 @@ pub fn render(sims: &[&SimSection]) -> String {
             } else {
                 "no".into()
             }
-        }),
-    );
-    let width = rows
-        .iter()
-        .flat_map(|(_, cells)| cells.iter().map(|c| c.chars().count()))
-        .max()
-        .unwrap_or(0)
-        .max(10)
-        + 2;
-    for (name, cells) in rows {
-        let _ = write!(out, "  {name:<LABEL$}");
-        for c in cells {
-            let _ = write!(out, "{c:>width$}");
-        }
-        out.push('\n');
+        });
+        self.row("first seat advantage", cells);
     }
+
+    /// The rows, names left and cells right-aligned in equal widths.
+    fn write(self, out: &mut String) {
+        let width = self
+            .rows
+            .iter()
+            .flat_map(|(_, cells)| cells.iter().map(|c| c.chars().count()))
+            .max()
+            .unwrap_or(0)
+            .max(10)
+            + 2;
+        for (name, cells) in self.rows {
+            let _ = write!(out, "  {name:<LABEL$}");
+            for c in cells {
+                let _ = write!(out, "{c:>width$}");
+            }
+            out.push('\n');
+        }
+    }
+}
+
+/// The metrics of a variant against its base, column by column.
+fn against_base(out: &mut String, sims: &[&SimSection]) {
     for s in sims {
-        if !s.compare.is_empty() {
-            let _ = writeln!(
-                out,
-                "  against the base (95% intervals; `moved`: significant, Bonferroni over each column's metrics):"
-            );
-            let mut last = "";
-            for d in &s.compare {
-                if d.column != last {
-                    let _ = writeln!(out, "    {}:", d.column);
-                    last = &d.column;
-                }
-                let _ = writeln!(out, "      {}", d.line());
+        if s.compare.is_empty() {
+            continue;
+        }
+        let _ = writeln!(
+            out,
+            "  against the base (95% intervals; `moved`: significant, Bonferroni over each column's metrics):"
+        );
+        let mut last = "";
+        for d in &s.compare {
+            if d.column != last {
+                let _ = writeln!(out, "    {}:", d.column);
+                last = &d.column;
             }
+            let _ = writeln!(out, "      {}", d.line());
         }
     }
-    if let Some(s) = Some(sim).filter(|s| !s.fires.is_empty()) {
-        let _ = writeln!(out, "  fire counts (all columns):");
-        let mut line = String::new();
-        for f in &s.fires {
-            let cell = format!("{} ({}): {}", f.what, f.at, f.count);
-            if !line.is_empty() && line.len() + cell.len() > 100 {
-                let _ = writeln!(out, "    {}", line.trim_end_matches([',', ' ']));
-                line.clear();
-            }
-            line.push_str(&cell);
-            line.push_str(", ");
-        }
+}
+
+/// The fire counts below the table, several to a line; an option counted
+/// per value of an enum has a line of its own
+/// (`option "lay {o}" (line 98): 512, by o: cloak 0, crown 80`).
+fn fire_counts(out: &mut String, fires: &[super::fires::Fire]) {
+    if fires.is_empty() {
+        return;
+    }
+    let _ = writeln!(out, "  fire counts (all columns):");
+    let mut line = String::new();
+    let flush = |out: &mut String, line: &mut String| {
         if !line.is_empty() {
             let _ = writeln!(out, "    {}", line.trim_end_matches([',', ' ']));
+            line.clear();
         }
-    }
-    for s in sims {
-        for n in &s.notes {
-            let _ = writeln!(out, "  note: {n}");
+    };
+    for f in fires {
+        let cell = format!("{} ({}): {}", f.what, f.at, f.count);
+        if !f.per.is_empty() {
+            flush(out, &mut line);
+            let per: Vec<String> = f
+                .per
+                .iter()
+                .map(|v| format!("{} {}", v.value, v.count))
+                .collect();
+            let by = f.by.as_deref().unwrap_or("value");
+            let _ = writeln!(out, "    {cell}, by {by}: {}", per.join(", "));
+            continue;
         }
+        if line.len() + cell.len() > 100 {
+            flush(out, &mut line);
+        }
+        line.push_str(&cell);
+        line.push_str(", ");
     }
-    out
+    flush(out, &mut line);
 }
 
 /// A game-length histogram in eight characters.

@@ -186,13 +186,10 @@ fn gated_note(input: &Input, g: &Gated) -> String {
     )
 }
 
-fn incident_finding(
-    input: &Input,
-    kind: Kind,
-    at: At,
-    hits: &[(usize, &Incidents)],
-    explored: Option<(&Hit, &Explored)>,
-) -> Found {
+/// What a finding about incidents of `kind` at `at` says, and where: its
+/// lint, headline, span and label. One arm per kind of incident, so it
+/// is kept whole (a long match, one case each).
+fn headline(input: &Input, kind: Kind, at: At) -> (&'static Lint, String, Span, &'static str) {
     let g = input.game.graph();
     let node_span = |p: u16, n: u32| {
         g.phases
@@ -201,7 +198,7 @@ fn incident_finding(
             .map(|s| first_line(&input.cx.source.text, s))
     };
     let start = g.phases.first().map_or(Span::new(0, 0), |p| p.span);
-    let (lint, headline, span, label): (&'static Lint, String, Span, &str) = match (kind, at) {
+    match (kind, at) {
         (Kind::DoesNotEnd, At::Node(p, n)) => (
             &DOES_NOT_END,
             "the rules run on without any decision".into(),
@@ -269,7 +266,17 @@ fn incident_finding(
             },
             "this failed",
         ),
-    };
+    }
+}
+
+fn incident_finding(
+    input: &Input,
+    kind: Kind,
+    at: At,
+    hits: &[(usize, &Incidents)],
+    explored: Option<(&Hit, &Explored)>,
+) -> Found {
+    let (lint, headline, span, label) = headline(input, kind, at);
     let count: u64 = hits.iter().map(|(_, l)| l.count).sum();
     let total: u64 = input.stats.iter().map(|s| s.games).sum();
     if let Some((h, x)) = explored {
@@ -313,38 +320,7 @@ fn incident_finding(
     let ev = reproduce(input, col, first);
     let mut d = lint.at(span, message, label);
     if let (Kind::DoesNotEnd, At::Game) = (kind, at) {
-        // blame the ways out that were never taken, not `start`
-        let mut nodes = vec![0u64; input.layout.nodes];
-        for s in input.stats {
-            for (a, b) in nodes.iter_mut().zip(&s.nodes) {
-                *a += b;
-            }
-        }
-        let exits = super::exits::exits(input.game, &input.layout.node_base, &nodes);
-        let mut never: Vec<_> = exits.iter().filter(|e| e.never).collect();
-        // a way out whose guard was never even tested is not the cause
-        // when another one was tested and never true (a loop that never
-        // ends keeps the game from its `end game`)
-        if never.iter().any(|e| e.tested > 0) {
-            never.retain(|e| e.tested > 0);
-        }
-        // the condition tested most often without ever being true first
-        never.sort_by_key(|e| std::cmp::Reverse(e.tested));
-        if !never.is_empty() {
-            let seen = values_seen(input, col, hits, &never);
-            d.labels.clear();
-            for (e, seen) in never.iter().zip(seen) {
-                let label = match seen {
-                    Some(v) => format!("{}; {v}", e.label),
-                    None => e.label.clone(),
-                };
-                d = d.label(first_line(&input.cx.source.text, e.span), label);
-            }
-            d.message = format!(
-                "{}; the game can end only where a condition was never true",
-                d.message
-            );
-        }
+        d = blame_exits(input, col, hits, d);
     }
     if let (Kind::DoesNotEnd, At::Cycle(..)) = (kind, at) {
         // a longer budget would not help: the game came back to where it was
@@ -354,6 +330,52 @@ fn incident_finding(
         d = d.help("the engine stopped with an internal error; the reproduction replays the moves before it");
     }
     (lint, d, Some(ev))
+}
+
+/// A `does-not-end` finding about games that ran out of decisions blames
+/// the ways out that were never taken, not `start`: each is a label with
+/// how often its condition was tested and the values its sides took.
+fn blame_exits(
+    input: &Input,
+    col: usize,
+    hits: &[(usize, &Incidents)],
+    mut d: Diagnostic,
+) -> Diagnostic {
+    let mut nodes = vec![0u64; input.layout.nodes];
+    for s in input.stats {
+        for (a, b) in nodes.iter_mut().zip(&s.nodes) {
+            *a += b;
+        }
+    }
+    let exits = super::exits::exits(input.game, &input.layout.node_base, &nodes);
+    let mut never: Vec<_> = exits.iter().filter(|e| e.never).collect();
+    // a way out whose guard was never even tested is not the cause
+    // when another one was tested and never true (a loop that never
+    // ends keeps the game from its `end game`)
+    if never.iter().any(|e| e.tested > 0) {
+        never.retain(|e| e.tested > 0);
+    }
+    // the condition tested most often without ever being true first
+    never.sort_by_key(|e| std::cmp::Reverse(e.tested));
+    if never.is_empty() {
+        return d;
+    }
+    let seen = values_seen(input, col, hits, &never);
+    d.labels.clear();
+    for (e, seen) in never.iter().zip(seen) {
+        let label = match seen {
+            Some(v) => format!("{}; {v}", e.label),
+            None => e.label.clone(),
+        };
+        d = d.label(first_line(&input.cx.source.text, e.span), label);
+    }
+    let why = if never.iter().any(|e| e.label.contains("never false")) {
+        "the game can end only past a `while` whose condition was never false"
+    } else {
+        "the game can end only where a condition was never true"
+    };
+    d.message = format!("{}; {why}", d.message);
+    d
 }
 
 /// The values the never-true guards' sides took in the first games of

@@ -181,3 +181,138 @@ fn every_chart_renders_and_is_not_blank() {
         "self-contained"
     );
 }
+
+/// A variant silences a line of its base by name (`allow(LINT) at NAME`),
+/// as docs/rulecheck.md shows: with its games played beside the base, it
+/// passes `--deny warnings`. The same silence misspelt is an
+/// `invalid-allow` at the variant's line, with a did-you-mean, and the
+/// finding it meant to silence stays at the base's line, with its path.
+#[test]
+fn a_variant_silences_a_base_line_by_name() {
+    let file = "tests/rulecheck/variants/early_refill.rules";
+    let text = std::fs::read_to_string(super::root().join(file)).expect("the fixture");
+    let doc = std::fs::read_to_string(super::root().join("docs/rulecheck.md")).expect("docs");
+    let shown = doc
+        .lines()
+        .find(|l| l.contains("allow(unused-option) at refill"))
+        .expect("the example in docs/rulecheck.md");
+    assert!(
+        text.lines().any(|l| l == shown),
+        "the docs show `{shown}`, which {file} does not hold"
+    );
+    let args = [
+        file,
+        "--games",
+        "300",
+        "--players",
+        "2",
+        "--explore",
+        "0",
+        "--deny",
+        "warnings",
+    ];
+    let (code, out, err) = rulecheck(&args);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("1 silenced"), "{out}");
+    // the static checks alone: silenced too
+    let (_, out, _) = rulecheck(&[file, "--games", "0"]);
+    assert!(!out.contains("unused-option"), "{out}");
+    let typo = "tests/rulecheck/variants/early_refill_typo.rules";
+    let r = grail::rulecheck::check_path(typo, &Config::default());
+    let codes: BTreeSet<&str> = r.findings.iter().map(|f| f.diag.code.as_str()).collect();
+    assert_eq!(
+        codes,
+        BTreeSet::from(["invalid-allow", "unused-option"]),
+        "{}",
+        r.render_plain()
+    );
+    let report = grail::rulecheck::Report { files: vec![r] };
+    let out = report.render_plain();
+    for want in [
+        "nothing is named `refil`",
+        "did you mean `refill`?",
+        "[tests/rulecheck/variants/early_refill_typo.rules:6:",
+        "[tests/rulecheck/variants/race.rules:8:",
+    ] {
+        assert!(out.contains(want), "no `{want}`:\n{out}");
+    }
+    let mut settings = insta::Settings::clone_current();
+    settings.set_snapshot_path("snapshots");
+    settings.set_prepend_module_to_snapshot(false);
+    settings.bind(|| insta::assert_snapshot!("silence_by_name_typo", out));
+}
+
+/// Fire counts per object: an option offered for each value of an enum
+/// (Kameloot's `"lay {o}" for o in Object`) is counted per value, in the
+/// text and in the JSON.
+#[test]
+fn options_are_counted_per_object() {
+    let args = [
+        "rules/kameloot.rules",
+        "--games",
+        "20",
+        "--players",
+        "3",
+        "--seed",
+        "1",
+        "--explore",
+        "0",
+    ];
+    let (_, out, err) = rulecheck(&args);
+    let per: Vec<&str> = out.lines().filter(|l| l.contains(", by o: ")).collect();
+    assert!(per.len() >= 3, "{out}{err}");
+    assert!(
+        per.iter()
+            .any(|l| l.contains("option \"lay {o}\"") && l.contains("cloak ")),
+        "{out}"
+    );
+    // the example in docs/rulecheck.md is this run's
+    let doc = std::fs::read_to_string(super::root().join("docs/rulecheck.md")).expect("docs");
+    assert!(
+        doc.lines().any(|l| l == per[0]),
+        "the docs should show:\n{}",
+        per[0]
+    );
+    let mut settings = insta::Settings::clone_current();
+    settings.set_snapshot_path("snapshots");
+    settings.set_prepend_module_to_snapshot(false);
+    settings.bind(|| insta::assert_snapshot!("fires_per_object", per.join("\n")));
+    let mut json_args = args.to_vec();
+    json_args.push("--json");
+    let (_, json, _) = rulecheck(&json_args);
+    assert!(is_json(&json), "{json}");
+    assert!(
+        json.contains("\"by\":\"o\",\"per\":[{\"value\":\"ring\",\"count\":")
+            && json.contains("{\"value\":\"cloak\",\"count\":"),
+        "{json}"
+    );
+}
+
+/// A `while` whose condition was never false is named as the loop's way
+/// out, with the values its sides took, as docs/rulecheck.md shows.
+#[test]
+fn a_while_never_false_is_named_with_its_values() {
+    let (code, out, _) = rulecheck(&[
+        "tests/rulecheck/games/tamoul_endless_pile.rules",
+        "--games",
+        "64",
+        "--players",
+        "2",
+        "--max-decisions",
+        "400",
+        "--explore",
+        "0",
+    ]);
+    assert_eq!(code, 1, "{out}");
+    let label = out
+        .lines()
+        .find(|l| l.contains("never false (the `while` loop's way out)"))
+        .unwrap_or_else(|| panic!("{out}"));
+    let at = label.find('`').expect("a condition");
+    let doc = std::fs::read_to_string(super::root().join("docs/rulecheck.md")).expect("docs");
+    assert!(
+        doc.contains(&label[at..]),
+        "docs/rulecheck.md should show: {}",
+        &label[at..]
+    );
+}
