@@ -116,10 +116,11 @@ fn p_value(p: f64) -> String {
     }
 }
 
-/// The balance findings of one file's columns.
+/// The balance findings of one file's columns: the tests of the seats'
+/// and first movers' shares, corrected together, then the columns where
+/// every game tied or the lead never changed.
 pub fn findings(text: &str, columns: &[Column], stats: &[Stats]) -> Vec<Found> {
     let span = winners_span(text).unwrap_or(Span::new(0, 0));
-    let mut out = Vec::new();
     let mut tests = Vec::new();
     let (mut ties, mut flat) = (Vec::new(), Vec::new());
     for (c, (col, s)) in columns.iter().zip(stats).enumerate() {
@@ -142,53 +143,99 @@ pub fn findings(text: &str, columns: &[Column], stats: &[Stats]) -> Vec<Found> {
         if s.lead_changes == 0 {
             flat.push(format!("{}: {} finished games", col.label, s.finished));
         }
-        let fair = s.fair_share(col.players);
-        for seat in 0..col.players {
-            let (share, half) = s.win_share(seat);
-            let se = half / 1.96;
-            let p = if se > 0.0 {
-                2.0 * upper_tail((share - fair).abs() / se)
-            } else if (share - fair).abs() > 1e-9 {
-                0.0
-            } else {
-                1.0
-            };
-            let wins = s.wins.get(seat).map(Vec::as_slice).unwrap_or(&[]);
-            let always_first = s.first_known == s.finished && trimmed(wins) == trimmed(&s.first);
-            tests.push(Test {
-                column: c,
-                seat: Some(seat),
-                share,
-                half,
-                fair,
-                p,
-                always_first,
-            });
-        }
-        if s.first_known >= FEW_GAMES {
-            let (share, half) = s.first_mover_share();
-            let se = half / 1.96;
-            let p = if se > 0.0 {
-                upper_tail((share - fair) / se)
-            } else if share > fair + 1e-9 {
-                0.0
-            } else {
-                1.0
-            };
-            tests.push(Test {
-                column: c,
-                seat: None,
-                share,
-                half,
-                fair,
-                p,
-                always_first: true,
-            });
-        }
+        column_tests(c, col.players, s, &mut tests);
     }
+    let mut out = Vec::new();
+    let mut add = |lint: &'static Lint, what: String, list: Vec<String>, label: &str| {
+        if list.is_empty() {
+            return;
+        }
+        let d = lint.at(span, format!("{what}: {}", list.join("; ")), label);
+        out.push((lint, d, None));
+    };
+    let (corrected, first, seats) = judge_shares(columns, &tests);
+    add(
+        &FIRST_MOVER_ADVANTAGE,
+        format!("the seat that moves first wins more than its share ({corrected})"),
+        first,
+        "the winners rule that decides these games",
+    );
+    add(
+        &SEAT_IMBALANCE,
+        format!("a seat wins more or less than its share ({corrected})"),
+        seats,
+        "the winners rule that decides these games",
+    );
+    add(
+        &ALL_TIES,
+        "every finished game was a tie or had no winner".into(),
+        ties,
+        "this never separates the players",
+    );
+    add(
+        &NO_LEAD_CHANGES,
+        "the lead on the winners key never changed hands".into(),
+        flat,
+        "whoever led first was never overtaken on this key",
+    );
+    out
+}
+
+/// The tests of column `c` (of `players` seats): each seat's share
+/// against the fair share (two-sided), and the first mover's (one-sided).
+fn column_tests(c: usize, players: usize, s: &Stats, tests: &mut Vec<Test>) {
+    let fair = s.fair_share(players);
+    for seat in 0..players {
+        let (share, half) = s.win_share(seat);
+        let se = half / 1.96;
+        let p = if se > 0.0 {
+            2.0 * upper_tail((share - fair).abs() / se)
+        } else if (share - fair).abs() > 1e-9 {
+            0.0
+        } else {
+            1.0
+        };
+        let wins = s.wins.get(seat).map(Vec::as_slice).unwrap_or(&[]);
+        let always_first = s.first_known == s.finished && trimmed(wins) == trimmed(&s.first);
+        tests.push(Test {
+            column: c,
+            seat: Some(seat),
+            share,
+            half,
+            fair,
+            p,
+            always_first,
+        });
+    }
+    if s.first_known >= FEW_GAMES {
+        let (share, half) = s.first_mover_share();
+        let se = half / 1.96;
+        let p = if se > 0.0 {
+            upper_tail((share - fair) / se)
+        } else if share > fair + 1e-9 {
+            0.0
+        } else {
+            1.0
+        };
+        tests.push(Test {
+            column: c,
+            seat: None,
+            share,
+            half,
+            fair,
+            p,
+            always_first: true,
+        });
+    }
+}
+
+/// The shares that are significant after Holm's correction and large
+/// enough to matter: (what the correction was, the first movers', the
+/// seats'). A seat is not reported in a column whose first mover is one
+/// fixed seat already reported: its share only mirrors the first mover's.
+fn judge_shares(columns: &[Column], tests: &[Test]) -> (String, Vec<String>, Vec<String>) {
     let p: Vec<f64> = tests.iter().map(|t| t.p).collect();
     let rejected = holm(&p, ALPHA);
-    let m = tests.len();
     let describe = |t: &Test| {
         let who = match t.seat {
             Some(p) => format!("P{p} wins"),
@@ -211,8 +258,6 @@ pub fn findings(text: &str, columns: &[Column], stats: &[Stats]) -> Vec<Found> {
             (t.share - t.fair).abs() >= MIN_GAP
         }
     };
-    // a column whose first mover is one fixed seat and wins too much: the
-    // other seats' shares only mirror it, so the seats are not reported
     let first_flagged: Vec<usize> = tests
         .iter()
         .zip(&rejected)
@@ -234,41 +279,11 @@ pub fn findings(text: &str, columns: &[Column], stats: &[Stats]) -> Vec<Found> {
             .collect()
     };
     let corrected = format!(
-        "significant at {ALPHA} after Holm's correction over {m} tests, and {} points or more from the fair share",
+        "significant at {ALPHA} after Holm's correction over {} tests, and {} points or more from the fair share",
+        tests.len(),
         (MIN_GAP * 100.0).round()
     );
-    let mut add = |lint: &'static Lint, what: String, list: Vec<String>, label: &str| {
-        if list.is_empty() {
-            return;
-        }
-        let d = lint.at(span, format!("{what}: {}", list.join("; ")), label);
-        out.push((lint, d, None));
-    };
-    add(
-        &FIRST_MOVER_ADVANTAGE,
-        format!("the seat that moves first wins more than its share ({corrected})"),
-        flagged(true),
-        "the winners rule that decides these games",
-    );
-    add(
-        &SEAT_IMBALANCE,
-        format!("a seat wins more or less than its share ({corrected})"),
-        flagged(false),
-        "the winners rule that decides these games",
-    );
-    add(
-        &ALL_TIES,
-        "every finished game was a tie or had no winner".into(),
-        ties,
-        "this never separates the players",
-    );
-    add(
-        &NO_LEAD_CHANGES,
-        "the lead on the winners key never changed hands".into(),
-        flat,
-        "whoever led first was never overtaken on this key",
-    );
-    out
+    (corrected, flagged(true), flagged(false))
 }
 
 #[cfg(test)]

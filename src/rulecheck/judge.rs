@@ -103,6 +103,18 @@ fn first_line(text: &str, span: Span) -> Span {
     Span::new(span.start as usize, span.start as usize + line.len().max(1))
 }
 
+/// A comparison tried for every combination of its loop variables:
+/// whether it was ever true or false, the combinations where it was not
+/// true (named, with both sides), and the values each side took.
+#[derive(Default)]
+struct Tries {
+    any_t: bool,
+    any_f: bool,
+    dead: Vec<(String, Abs, Abs)>,
+    left: Option<Abs>,
+    right: Option<Abs>,
+}
+
 impl Judge<'_> {
     fn stmts(&mut self, body: &[Stmt], env: &mut Env) {
         for s in body {
@@ -110,6 +122,9 @@ impl Judge<'_> {
         }
     }
 
+    /// Judge the comparisons in a statement and follow what it binds. One
+    /// arm per kind of statement, so it is kept whole (a long match, one
+    /// case each).
     fn stmt(&mut self, s: &Stmt, env: &mut Env) {
         let at = first_line(self.text, s.span);
         match &s.kind {
@@ -265,8 +280,9 @@ impl Judge<'_> {
         }
     }
 
-    fn judge(&mut self, op: BinOp, a: &Expr, b: &Expr, env: &mut Env, at: Span) {
-        // the enum loop variables read, each with its values
+    /// The enum loop variables that `a` and `b` read, each with its values
+    /// (`None`: too many combinations to try).
+    fn loop_vars(&self, a: &Expr, b: &Expr, env: &Env) -> Option<Vec<(u16, Vec<i64>)>> {
         let (mut slots, mut bound) = (Vec::new(), Vec::new());
         reads(a, &mut slots, &mut bound);
         reads(b, &mut slots, &mut bound);
@@ -285,17 +301,24 @@ impl Judge<'_> {
             })
             .collect();
         let combos: usize = vars.iter().map(|(_, v)| v.len()).product();
-        if combos > 256 {
-            return;
-        }
+        (combos <= 256).then_some(vars)
+    }
+
+    /// The comparison evaluated once for each combination of the loop
+    /// variables' values (`env` is left as it was).
+    fn tries(
+        &self,
+        (op, a, b): (BinOp, &Expr, &Expr),
+        vars: &[(u16, Vec<i64>)],
+        env: &mut Env,
+    ) -> Tries {
+        let combos: usize = vars.iter().map(|(_, v)| v.len()).product();
         let saved: Vec<Option<Val>> = vars.iter().map(|(s, _)| env[*s as usize].clone()).collect();
-        let (mut any_t, mut any_f) = (false, false);
-        let mut dead = Vec::new();
-        let (mut left, mut right): (Option<Abs>, Option<Abs>) = (None, None);
+        let mut out = Tries::default();
         for k in 0..combos {
             let mut rest = k;
             let mut names = Vec::new();
-            for (s, vals) in &vars {
+            for (s, vals) in vars {
                 let x = vals[rest % vals.len()];
                 rest /= vals.len();
                 Values::set_local(env, *s, Some(Val::Num(Abs::one(x))));
@@ -303,17 +326,31 @@ impl Judge<'_> {
             }
             let (x, y) = (self.v.eval(a, env), self.v.eval(b, env));
             let (t, f) = compare(op, &x, &y);
-            any_t |= t;
-            any_f |= f;
+            out.any_t |= t;
+            out.any_f |= f;
             if !t {
-                dead.push((names.join(", "), x.clone(), y.clone()));
+                out.dead.push((names.join(", "), x.clone(), y.clone()));
             }
-            left = Some(left.map_or(x.clone(), |l| l.join(&x)));
-            right = Some(right.map_or(y.clone(), |r| r.join(&y)));
+            out.left = Some(out.left.map_or(x.clone(), |l| l.join(&x)));
+            out.right = Some(out.right.map_or(y.clone(), |r| r.join(&y)));
         }
         for ((s, _), v) in vars.iter().zip(saved) {
             env[*s as usize] = v;
         }
+        out
+    }
+
+    fn judge(&mut self, op: BinOp, a: &Expr, b: &Expr, env: &mut Env, at: Span) {
+        let Some(vars) = self.loop_vars(a, b, env) else {
+            return;
+        };
+        let Tries {
+            any_t,
+            any_f,
+            dead,
+            left,
+            right,
+        } = self.tries((op, a, b), &vars, env);
         let threshold = is_count(a) || is_count(b);
         let (Some(left), Some(right)) = (left, right) else {
             return;

@@ -138,7 +138,27 @@ pub fn merge(parts: &[(String, Part)], config: &Config) -> Result<Report, String
             .unwrap_or(shard.n);
         return Err(format!("shard {missing}/{} is missing", shard.n));
     }
-    let mut seen = vec![None; shard.n as usize];
+    each_slice_once(first_name, first, shard.n, parts)?;
+    let run = prepare(&first.paths, config, &plan)?;
+    if run.files.len() != first.files.len() {
+        return Err("the files to check changed since the shards ran".into());
+    }
+    let mut stats = Vec::new();
+    for (i, f) in run.files.iter().enumerate() {
+        stats.push(file_stats(i, f, parts)?);
+    }
+    Ok(run.finish(stats))
+}
+
+/// Every part is a slice of the run of `first`, and each of its `n`
+/// slices is given once.
+fn each_slice_once(
+    first_name: &str,
+    first: &Part,
+    n: u64,
+    parts: &[(String, Part)],
+) -> Result<(), String> {
+    let mut seen = vec![None; n as usize];
     for (name, p) in parts {
         let Some(s) = p.plan.shard else {
             return Err(format!("{name}: not written by a --shard run"));
@@ -156,14 +176,20 @@ pub fn merge(parts: &[(String, Part)], config: &Config) -> Result<Report, String
         }
     }
     if let Some(k) = seen.iter().position(Option::is_none) {
-        return Err(format!("shard {}/{} is missing", k + 1, shard.n));
+        return Err(format!("shard {}/{n} is missing", k + 1));
     }
-    let run = prepare(&first.paths, config, &plan)?;
-    if run.files.len() != first.files.len() {
-        return Err("the files to check changed since the shards ran".into());
-    }
-    let mut stats = Vec::new();
-    for (i, f) in run.files.iter().enumerate() {
+    Ok(())
+}
+
+/// The stats of file `i` of the run (`f`, prepared again), summed over
+/// the parts, once each part is seen to fit it.
+fn file_stats(
+    i: usize,
+    f: &super::run::Prepared,
+    parts: &[(String, Part)],
+) -> Result<Vec<Stats>, String> {
+    let (first_name, first) = (&parts[0].0, &parts[0].1);
+    {
         let part_file = &first.files[i];
         let text_digest = if f.report.unreadable.is_some() {
             0
@@ -204,25 +230,61 @@ pub fn merge(parts: &[(String, Part)], config: &Config) -> Result<Report, String
                 a.merge(b);
             }
         }
-        stats.push(sum);
+        Ok(sum)
     }
-    Ok(run.finish(stats))
 }
 
 /// The first difference between two parts that makes them two runs, in
 /// words (`a` first): `None` when they are slices of one run.
 fn difference(a: &Part, b: &Part) -> Option<String> {
-    let (pa, pb) = (&a.plan, &b.plan);
-    let list = |v: &[String]| {
-        if v.is_empty() {
-            "none".to_string()
-        } else {
-            v.join(" ")
-        }
+    if a.grail != b.grail {
+        return Some(format!("grail {} and {}", shown(&a.grail), shown(&b.grail)));
+    }
+    if let Some(why) = plan_difference(&a.plan, &b.plan) {
+        return Some(why);
+    }
+    if a.paths != b.paths {
+        return Some(format!(
+            "the files {} and {}",
+            list(&a.paths),
+            list(&b.paths)
+        ));
+    }
+    if a.files.len() != b.files.len() {
+        return Some(format!(
+            "{} files checked and {}",
+            a.files.len(),
+            b.files.len()
+        ));
+    }
+    let Some((fa, fb)) = a
+        .files
+        .iter()
+        .zip(&b.files)
+        .find(|(x, y)| x.path != y.path || x.digest != y.digest || x.columns != y.columns)
+    else {
+        // A setting this list does not name yet.
+        let unsharded = |p: &super::Plan| super::Plan {
+            shard: None,
+            ..p.clone()
+        };
+        return (unsharded(&a.plan) != unsharded(&b.plan)).then(|| "other settings".into());
     };
-    let why = if a.grail != b.grail {
-        format!("grail {} and {}", shown(&a.grail), shown(&b.grail))
-    } else if pa.games != pb.games {
+    Some(file_difference(fa, fb))
+}
+
+/// Names, or `none`.
+fn list(v: &[String]) -> String {
+    if v.is_empty() {
+        "none".to_string()
+    } else {
+        v.join(" ")
+    }
+}
+
+/// The first setting of the command line that differs, in words.
+fn plan_difference(pa: &super::Plan, pb: &super::Plan) -> Option<String> {
+    Some(if pa.games != pb.games {
         format!("--games {} and {}", pa.games, pb.games)
     } else if pa.seed != pb.seed {
         format!("--seed {} and {}", pa.seed, pb.seed)
@@ -265,51 +327,38 @@ fn difference(a: &Part, b: &Part) -> Option<String> {
     } else if pa.shard.map(|s| s.n) != pb.shard.map(|s| s.n) {
         let n = |s: Option<super::Shard>| s.map_or("none".into(), |s| s.n.to_string());
         format!("{} shards and {}", n(pa.shard), n(pb.shard))
-    } else if a.paths != b.paths {
-        format!("the files {} and {}", list(&a.paths), list(&b.paths))
-    } else if a.files.len() != b.files.len() {
-        format!("{} files checked and {}", a.files.len(), b.files.len())
     } else {
-        let Some((fa, fb)) = a
-            .files
-            .iter()
-            .zip(&b.files)
-            .find(|(x, y)| x.path != y.path || x.digest != y.digest || x.columns != y.columns)
-        else {
-            // A setting this list does not name yet.
-            let unsharded = |p: &super::Plan| super::Plan {
-                shard: None,
-                ..p.clone()
-            };
-            return (unsharded(pa) != unsharded(pb)).then(|| "other settings".into());
+        return None;
+    })
+}
+
+/// How two parts' records of one file differ, in words.
+fn file_difference(fa: &PartFile, fb: &PartFile) -> String {
+    if fa.path != fb.path {
+        format!("the files {} and {}", fa.path, fb.path)
+    } else if fa.digest != fb.digest {
+        format!(
+            "{} differs (rules digest {:016x} and {:016x}): it was edited between the shards",
+            fa.path, fa.digest, fb.digest
+        )
+    } else {
+        let cols = |f: &PartFile| {
+            f.columns
+                .iter()
+                .map(|c| {
+                    let o: Vec<String> = c.options.iter().map(i32::to_string).collect();
+                    format!("{} ({})", c.label, o.join(","))
+                })
+                .collect::<Vec<_>>()
+                .join(", ")
         };
-        if fa.path != fb.path {
-            format!("the files {} and {}", fa.path, fb.path)
-        } else if fa.digest != fb.digest {
-            format!(
-                "{} differs (rules digest {:016x} and {:016x}): it was edited between the shards",
-                fa.path, fa.digest, fb.digest
-            )
-        } else {
-            let cols = |f: &PartFile| {
-                f.columns
-                    .iter()
-                    .map(|c| {
-                        let o: Vec<String> = c.options.iter().map(i32::to_string).collect();
-                        format!("{} ({})", c.label, o.join(","))
-                    })
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            };
-            format!(
-                "{}: columns with their option values {} and {}",
-                fa.path,
-                cols(fa),
-                cols(fb)
-            )
-        }
-    };
-    Some(why)
+        format!(
+            "{}: columns with their option values {} and {}",
+            fa.path,
+            cols(fa),
+            cols(fb)
+        )
+    }
 }
 
 /// A version as shown in a refusal.

@@ -25,133 +25,158 @@ pub fn auto_shard(
     arg: &str,
     env: &dyn Fn(&str) -> Option<String>,
 ) -> Result<(Shard, String), String> {
-    let bad = |why: String| Err(format!("--shard auto: {why}"));
-    let count = match arg.trim().strip_prefix("auto") {
-        Some("") => None,
-        Some(rest) => match rest.strip_prefix('/').map(|n| n.trim().parse::<u64>()) {
-            Some(Ok(n)) if n > 0 => Some(n),
-            _ => {
-                return bad(format!(
-                    "takes `auto` or `auto/N` with N at least 1, not `{arg}`"
-                ));
-            }
-        },
-        None => return bad(format!("takes `auto` or `auto/N`, not `{arg}`")),
+    let count = asked_count(arg).map_err(|why| format!("--shard auto: {why}"))?;
+    let vars = Vars { env };
+    let slurm = vars.num("SLURM_ARRAY_TASK_ID")?;
+    let k8s = vars.num("JOB_COMPLETION_INDEX")?;
+    let counted = vars.num(COUNT_VAR)?;
+    let found = match (slurm, k8s) {
+        (Some(id), Some(index)) => Err(format!(
+            "both a Slurm array task (SLURM_ARRAY_TASK_ID={id}) and a Kubernetes Indexed Job \
+             (JOB_COMPLETION_INDEX={index}) are set; give --shard K/N"
+        )),
+        (None, None) if vars.var("SLURM_JOB_ID").is_some() => Err(
+            "this Slurm job is not a job array (SLURM_ARRAY_TASK_ID is not set): \
+             submit it with `sbatch --array=1-N`"
+                .into(),
+        ),
+        (None, None) => Err(
+            "no scheduler's task index is set (SLURM_ARRAY_TASK_ID of a Slurm job array, or \
+             JOB_COMPLETION_INDEX of a Kubernetes Indexed Job); elsewhere give --shard K/N"
+                .into(),
+        ),
+        (Some(id), None) => slurm_task(id, count.or(counted), &vars)?,
+        (None, Some(index)) => completion_index(index, count, counted),
     };
-    let var = |name: &str| {
-        env(name)
+    found.map_err(|why| format!("--shard auto: {why}"))
+}
+
+/// The N of `auto/N` (`None` for `auto`).
+fn asked_count(arg: &str) -> Result<Option<u64>, String> {
+    match arg.trim().strip_prefix("auto") {
+        Some("") => Ok(None),
+        Some(rest) => match rest.strip_prefix('/').map(|n| n.trim().parse::<u64>()) {
+            Some(Ok(n)) if n > 0 => Ok(Some(n)),
+            _ => Err(format!(
+                "takes `auto` or `auto/N` with N at least 1, not `{arg}`"
+            )),
+        },
+        None => Err(format!("takes `auto` or `auto/N`, not `{arg}`")),
+    }
+}
+
+/// The scheduler's variables.
+struct Vars<'a> {
+    env: &'a dyn Fn(&str) -> Option<String>,
+}
+
+impl Vars<'_> {
+    fn var(&self, name: &str) -> Option<String> {
+        (self.env)(name)
             .map(|v| v.trim().to_string())
             .filter(|v| !v.is_empty())
-    };
-    let num = |name: &str| -> Result<Option<u64>, String> {
-        match var(name) {
+    }
+
+    /// A whole number, if set (an error, already prefixed, if not one).
+    fn num(&self, name: &str) -> Result<Option<u64>, String> {
+        match self.var(name) {
             None => Ok(None),
             Some(v) => v
                 .parse::<u64>()
                 .map(Some)
                 .map_err(|_| format!("--shard auto: {name} is `{v}`, not a whole number")),
         }
-    };
-    let slurm = num("SLURM_ARRAY_TASK_ID")?;
-    let k8s = num("JOB_COMPLETION_INDEX")?;
-    let counted = num(COUNT_VAR)?;
-    match (slurm, k8s) {
-        (Some(id), Some(index)) => bad(format!(
-            "both a Slurm array task (SLURM_ARRAY_TASK_ID={id}) and a Kubernetes Indexed Job \
-             (JOB_COMPLETION_INDEX={index}) are set; give --shard K/N"
-        )),
-        (None, None) if var("SLURM_JOB_ID").is_some() => bad(
-            "this Slurm job is not a job array (SLURM_ARRAY_TASK_ID is not set): \
-             submit it with `sbatch --array=1-N`"
-                .into(),
-        ),
-        (None, None) => bad(
-            "no scheduler's task index is set (SLURM_ARRAY_TASK_ID of a Slurm job array, or \
-             JOB_COMPLETION_INDEX of a Kubernetes Indexed Job); elsewhere give --shard K/N"
-                .into(),
-        ),
-        (Some(id), None) => {
-            let n = match (num("SLURM_ARRAY_TASK_COUNT")?, count.or(counted)) {
-                (Some(n), Some(m)) if n != m => {
-                    return bad(format!(
-                        "the Slurm array has {n} tasks (SLURM_ARRAY_TASK_COUNT) but {m} shards \
-                         were asked for"
-                    ));
-                }
-                (Some(n), _) | (None, Some(n)) => n,
-                (None, None) => {
-                    return bad(
-                        "SLURM_ARRAY_TASK_ID is set but SLURM_ARRAY_TASK_COUNT is not; \
-                         give --shard auto/N"
-                            .into(),
-                    );
-                }
-            };
-            if n == 0 {
-                return bad("SLURM_ARRAY_TASK_COUNT is 0".into());
-            }
-            let min = num("SLURM_ARRAY_TASK_MIN")?.unwrap_or(1);
-            let step = num("SLURM_ARRAY_TASK_STEP")?.unwrap_or(1);
-            if step == 0 {
-                return bad("SLURM_ARRAY_TASK_STEP is 0".into());
-            }
-            let last = (n - 1).checked_mul(step).and_then(|s| s.checked_add(min));
-            if let Some(max) = num("SLURM_ARRAY_TASK_MAX")?
-                && Some(max) != last
-            {
-                return bad(format!(
-                    "the Slurm array is not one range: {n} tasks from {min} by {step} do not \
-                     end at SLURM_ARRAY_TASK_MAX {max}; submit it as `--array=A-B` \
-                     (or `A-B:STEP`)"
-                ));
-            }
-            if id < min || (id - min) % step != 0 {
-                let ids = if step == 1 {
-                    format!("{min} to {min}+{}", n - 1)
-                } else {
-                    format!("{min}, {min}+{step}, ...")
-                };
-                return bad(format!(
-                    "SLURM_ARRAY_TASK_ID {id} is not one of the array's tasks ({ids}); \
-                     set SLURM_ARRAY_TASK_MIN if the array does not start at 1"
-                ));
-            }
-            let k = (id - min) / step + 1;
-            if k > n {
-                return bad(format!(
-                    "SLURM_ARRAY_TASK_ID {id} is task {k} of an array of {n} \
-                     (SLURM_ARRAY_TASK_COUNT)"
-                ));
-            }
-            Ok((Shard { k, n }, format!("Slurm array task {id}")))
-        }
-        (None, Some(index)) => {
-            let n = match (count, counted) {
-                (Some(n), Some(m)) if n != m => {
-                    return bad(format!("auto/{n} but {COUNT_VAR} is {m}"));
-                }
-                (Some(n), _) | (None, Some(n)) => n,
-                (None, None) => {
-                    return bad(format!(
-                        "JOB_COMPLETION_INDEX is set but not the number of shards: give \
-                         --shard auto/N (N = the Job's completions) or set {COUNT_VAR}"
-                    ));
-                }
-            };
-            if n == 0 {
-                return bad(format!("{COUNT_VAR} is 0"));
-            }
-            if index >= n {
-                return bad(format!(
-                    "JOB_COMPLETION_INDEX {index} is not below the number of shards {n}"
-                ));
-            }
-            Ok((
-                Shard { k: index + 1, n },
-                format!("Kubernetes completion index {index}"),
-            ))
-        }
     }
+}
+
+type Slice = Result<(Shard, String), String>;
+
+/// The slice of Slurm array task `id`, with `count` shards if asked for.
+/// The outer error is a malformed variable (already prefixed); the inner
+/// one a reason to refuse.
+fn slurm_task(id: u64, count: Option<u64>, vars: &Vars) -> Result<Slice, String> {
+    let n = match (vars.num("SLURM_ARRAY_TASK_COUNT")?, count) {
+        (Some(n), Some(m)) if n != m => {
+            return Ok(Err(format!(
+                "the Slurm array has {n} tasks (SLURM_ARRAY_TASK_COUNT) but {m} shards \
+                 were asked for"
+            )));
+        }
+        (Some(n), _) | (None, Some(n)) => n,
+        (None, None) => {
+            return Ok(Err(
+                "SLURM_ARRAY_TASK_ID is set but SLURM_ARRAY_TASK_COUNT is not; \
+                 give --shard auto/N"
+                    .into(),
+            ));
+        }
+    };
+    if n == 0 {
+        return Ok(Err("SLURM_ARRAY_TASK_COUNT is 0".into()));
+    }
+    let min = vars.num("SLURM_ARRAY_TASK_MIN")?.unwrap_or(1);
+    let step = vars.num("SLURM_ARRAY_TASK_STEP")?.unwrap_or(1);
+    if step == 0 {
+        return Ok(Err("SLURM_ARRAY_TASK_STEP is 0".into()));
+    }
+    let last = (n - 1).checked_mul(step).and_then(|s| s.checked_add(min));
+    if let Some(max) = vars.num("SLURM_ARRAY_TASK_MAX")?
+        && Some(max) != last
+    {
+        return Ok(Err(format!(
+            "the Slurm array is not one range: {n} tasks from {min} by {step} do not \
+             end at SLURM_ARRAY_TASK_MAX {max}; submit it as `--array=A-B` \
+             (or `A-B:STEP`)"
+        )));
+    }
+    if id < min || (id - min) % step != 0 {
+        let ids = if step == 1 {
+            format!("{min} to {min}+{}", n - 1)
+        } else {
+            format!("{min}, {min}+{step}, ...")
+        };
+        return Ok(Err(format!(
+            "SLURM_ARRAY_TASK_ID {id} is not one of the array's tasks ({ids}); \
+             set SLURM_ARRAY_TASK_MIN if the array does not start at 1"
+        )));
+    }
+    let k = (id - min) / step + 1;
+    if k > n {
+        return Ok(Err(format!(
+            "SLURM_ARRAY_TASK_ID {id} is task {k} of an array of {n} \
+             (SLURM_ARRAY_TASK_COUNT)"
+        )));
+    }
+    Ok(Ok((Shard { k, n }, format!("Slurm array task {id}"))))
+}
+
+/// The slice of Kubernetes completion index `index`, with `count` shards
+/// asked for by `auto/N` and `counted` by the count variable.
+fn completion_index(index: u64, count: Option<u64>, counted: Option<u64>) -> Slice {
+    let n = match (count, counted) {
+        (Some(n), Some(m)) if n != m => {
+            return Err(format!("auto/{n} but {COUNT_VAR} is {m}"));
+        }
+        (Some(n), _) | (None, Some(n)) => n,
+        (None, None) => {
+            return Err(format!(
+                "JOB_COMPLETION_INDEX is set but not the number of shards: give \
+                 --shard auto/N (N = the Job's completions) or set {COUNT_VAR}"
+            ));
+        }
+    };
+    if n == 0 {
+        return Err(format!("{COUNT_VAR} is 0"));
+    }
+    if index >= n {
+        return Err(format!(
+            "JOB_COMPLETION_INDEX {index} is not below the number of shards {n}"
+        ));
+    }
+    Ok((
+        Shard { k: index + 1, n },
+        format!("Kubernetes completion index {index}"),
+    ))
 }
 
 #[cfg(test)]

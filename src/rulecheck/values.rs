@@ -247,7 +247,8 @@ impl<'a> Values<'a> {
         env[s] = v;
     }
 
-    /// The values of `e` with the locals of `env`.
+    /// The values of `e` with the locals of `env`. One arm per kind of
+    /// expression, so it is kept whole (a long match, one case each).
     pub(super) fn eval(&self, e: &Expr, env: &mut Vec<Option<Val>>) -> Abs {
         let t = &self.hir.tables;
         let ncards = t.cards.len() as i64;

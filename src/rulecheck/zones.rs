@@ -237,6 +237,9 @@ impl Walk<'_> {
         }
     }
 
+    /// The ways a statement opens for cards, and what it reads. One arm
+    /// per kind of statement, so it is kept whole (a long match, one case
+    /// each, none worth a function of its own).
     fn stmt(&mut self, proc: usize, s: &Stmt) {
         match &s.kind {
             StmtKind::Assign(place, _, e) => {
