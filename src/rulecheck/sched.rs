@@ -129,7 +129,7 @@ fn slurm_task(id: u64, count: Option<u64>, vars: &Vars) -> Result<Slice, String>
              (or `A-B:STEP`)"
         )));
     }
-    if id < min || (id - min) % step != 0 {
+    if id < min || !(id - min).is_multiple_of(step) {
         let ids = if step == 1 {
             format!("{min} to {min}+{}", n - 1)
         } else {
