@@ -180,7 +180,7 @@ fn perft(
         }
     };
     if let Some(path) = setup {
-        let text = match std::fs::read_to_string(path) {
+        let text = match grail::load::read_small_text(path) {
             Ok(t) => t,
             Err(e) => {
                 eprintln!("error: cannot read {}: {e}", path.display());

@@ -82,7 +82,7 @@ fn cut(text: &str) -> String {
             l.push_str(" [...]");
         }
         // Nondeterministic figures.
-        if l.starts_with("speed ") || l.contains("games/s") {
+        if l.starts_with("speed ") || l.contains("games/s") || l.contains("nodes/s") {
             l = "speed [...]".into();
         }
         if let Some(i) = l.rfind(" in ")

@@ -297,7 +297,9 @@ fn merge_parts(m: &MergeArgs) -> ! {
     let mut parts = Vec::new();
     for p in &m.parts {
         let name = p.display().to_string();
-        let text = std::fs::read_to_string(p)
+        // part files of a thousand columns stay far below this bound
+        let text = grail::load::read_at_most(p, 256 << 20)
+            .and_then(|b| String::from_utf8(b).map_err(std::io::Error::other))
             .unwrap_or_else(|e| bad(format_args!("cannot read `{name}`: {e}")));
         parts.push((
             name.clone(),
@@ -332,11 +334,19 @@ fn main() {
         }
         Err(e) => {
             let text = e.to_string();
+            // The message, up to the usage line: a missing argument is
+            // named on the lines after the first ("... not provided:").
             let first = text
                 .lines()
-                .next()
-                .unwrap_or("bad arguments")
-                .trim_start_matches("error: ");
+                .take_while(|l| !l.starts_with("Usage:"))
+                .map(str::trim)
+                .filter(|l| !l.is_empty() && !l.starts_with("For more information"))
+                .collect::<Vec<_>>()
+                .join(" ");
+            let first = match first.trim_start_matches("error: ") {
+                "" => "bad arguments",
+                f => f,
+            };
             bad(format_args!("{first} (try `rulecheck --help`)"));
         }
     };

@@ -384,7 +384,13 @@ pub fn run(args: FmtArgs) -> u8 {
         let stdin = path.as_os_str() == "-";
         let text = if stdin {
             let mut s = String::new();
-            match std::io::Read::read_to_string(&mut std::io::stdin(), &mut s) {
+            let max = crate::load::MAX_RULES_FILE;
+            let stdin = std::io::Read::take(std::io::stdin(), max + 1);
+            match std::io::Read::read_to_string(&mut { stdin }, &mut s) {
+                Ok(n) if n as u64 > max => {
+                    eprintln!("error: standard input is larger than {} MiB", max >> 20);
+                    return 2;
+                }
                 Ok(_) => s,
                 Err(e) => {
                     eprintln!("error: cannot read standard input: {e}");
@@ -392,8 +398,20 @@ pub fn run(args: FmtArgs) -> u8 {
                 }
             }
         } else {
-            match std::fs::read_to_string(path) {
+            let read = crate::load::read_at_most(path, crate::load::MAX_RULES_FILE).and_then(|b| {
+                String::from_utf8(b)
+                    .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))
+            });
+            match read {
                 Ok(t) => t,
+                Err(e) if e.kind() == std::io::ErrorKind::InvalidData => {
+                    eprintln!(
+                        "error: `{}` is not UTF-8 text (`grail check` says where); not formatted",
+                        path.display()
+                    );
+                    code = 2;
+                    continue;
+                }
                 Err(e) => {
                     eprintln!("error: cannot read `{}`: {e}", path.display());
                     code = 2;
@@ -401,13 +419,18 @@ pub fn run(args: FmtArgs) -> u8 {
                 }
             }
         };
+        // A byte-order mark is not layout: it is set aside, and kept.
+        let (bom, text) = match text.strip_prefix('\u{feff}') {
+            Some(rest) => ("\u{feff}", rest.to_string()),
+            None => ("", text),
+        };
         let name = if stdin {
             "<stdin>".to_string()
         } else {
             path.display().to_string()
         };
         let formatted = match format(&text) {
-            Ok(f) => f,
+            Ok(f) => format!("{bom}{f}"),
             Err(diags) => {
                 let mut d = crate::diag::Diagnostics::new(crate::diag::Source::new(
                     name.as_str(),
@@ -418,11 +441,12 @@ pub fn run(args: FmtArgs) -> u8 {
                 eprintln!("error: `{name}` has syntax errors; not formatted");
                 code = code.max(1);
                 if stdin {
-                    print!("{text}");
+                    print!("{bom}{text}");
                 }
                 continue;
             }
         };
+        let text = format!("{bom}{text}");
         if stdin {
             if args.check && formatted != text {
                 eprintln!("<stdin>: not formatted");

@@ -12,7 +12,10 @@
 
 mod read;
 
-pub use read::{MAX_VARIANT_DEPTH, read_rules, rules_files, variant_base};
+pub use read::{
+    MAX_RULES_FILE, MAX_VARIANT_DEPTH, read_at_most, read_rules, read_small_text, rules_files,
+    variant_base,
+};
 
 use crate::diag::code;
 use crate::diag::{Diagnostic, Diagnostics, Source};

@@ -1,4 +1,6 @@
-//! Reading a rules file: bytes to text (invalid UTF-8 is a diagnostic with
+//! Reading a rules file: bytes to text (at most [`MAX_RULES_FILE`] bytes;
+//! lone carriage returns read as newlines, other control characters
+//! refused; invalid UTF-8 is a diagnostic with
 //! its line and column, a byte-order mark is dropped), and a variant
 //! (`variant "NAME" extends "BASE"`) joined after its bases, with
 //! `Source::base_len` marking the seam. Circles and chains deeper than
@@ -30,15 +32,48 @@ pub fn read_rules(path: &Path) -> Result<Source, Diagnostics> {
 /// How many variants may extend each other (a variant of a variant ...).
 pub const MAX_VARIANT_DEPTH: usize = 8;
 
+/// [`read_at_most`] [`MAX_RULES_FILE`] bytes as UTF-8 text (for the tools
+/// that only glance at a rules or options file; [`read_rules`] reads it for
+/// real, with diagnostics).
+pub fn read_small_text(path: &Path) -> std::io::Result<String> {
+    let bytes = read_at_most(path, MAX_RULES_FILE)?;
+    String::from_utf8(bytes).map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))
+}
+
+/// The largest rules file read (the four games together are under 100 KB);
+/// more is refused, so that `grail check /dev/zero` cannot take all memory.
+pub const MAX_RULES_FILE: u64 = 16 << 20;
+
+/// Read at most `max` bytes of a file; a longer one (or an endless one such
+/// as `/dev/zero`) is an error saying so, after reading `max + 1` bytes.
+pub fn read_at_most(path: &Path, max: u64) -> std::io::Result<Vec<u8>> {
+    use std::io::Read as _;
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)?
+        .take(max + 1)
+        .read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > max {
+        return Err(std::io::Error::other(format!(
+            "the file is larger than {} MiB",
+            max >> 20
+        )));
+    }
+    Ok(bytes)
+}
+
 /// Read a rules file as text: invalid UTF-8 is reported with its line and
-/// byte offset, and a leading byte-order mark is dropped.
+/// byte offset, and a leading byte-order mark is dropped; see [`plain_text`]
+/// for line endings and control characters.
 fn read_text(path: &Path) -> Result<String, Result<std::io::Error, Diagnostics>> {
-    let bytes = std::fs::read(path).map_err(Ok)?;
+    let bytes = read_at_most(path, MAX_RULES_FILE).map_err(Ok)?;
     match String::from_utf8(bytes) {
-        Ok(text) => Ok(match text.strip_prefix('\u{feff}') {
-            Some(rest) => rest.to_string(),
-            None => text,
-        }),
+        Ok(text) => {
+            let text = match text.strip_prefix('\u{feff}') {
+                Some(rest) => rest.to_string(),
+                None => text,
+            };
+            plain_text(path, text).map_err(Err)
+        }
         Err(e) => {
             let bytes = e.as_bytes();
             let at = e.utf8_error().valid_up_to();
@@ -64,6 +99,50 @@ fn read_text(path: &Path) -> Result<String, Result<std::io::Error, Diagnostics>>
             Err(Err(d))
         }
     }
+}
+
+/// Old Mac line endings (a carriage return alone) become newlines, byte
+/// for byte, so places in diagnostics stay right; any other control
+/// character but tab, newline and carriage return is refused with its place
+/// (it would be printed raw in diagnostics and labels, where it could
+/// retitle or clear a terminal).
+fn plain_text(path: &Path, text: String) -> Result<String, Diagnostics> {
+    let bad = |c: char| c.is_control() && !matches!(c, '\t' | '\n' | '\r');
+    let lone_cr = |t: &str| {
+        t.match_indices('\r')
+            .any(|(i, _)| !t[i + 1..].starts_with('\n'))
+    };
+    let text = if lone_cr(&text) {
+        let b = text.as_bytes();
+        let fixed: Vec<u8> = (0..b.len())
+            .map(|i| match b[i] {
+                b'\r' if b.get(i + 1) != Some(&b'\n') => b'\n',
+                x => x,
+            })
+            .collect();
+        // only ASCII bytes were replaced by ASCII bytes: still UTF-8
+        String::from_utf8(fixed).unwrap_or(text)
+    } else {
+        text
+    };
+    let Some((at, c)) = text.char_indices().find(|&(_, c)| bad(c)) else {
+        return Ok(text);
+    };
+    let line = text[..at].matches('\n').count() + 1;
+    let col = text[..at].chars().rev().take_while(|&c| c != '\n').count() + 1;
+    let name = path.display().to_string();
+    let mut d = Diagnostics::new(Source::new(name.clone(), ""));
+    d.push(
+        Diagnostic::error(
+            code::UNREADABLE,
+            format!(
+                "`{name}` holds a control character, U+{:04X}, at line {line}, column {col} (byte {at})",
+                c as u32
+            ),
+        )
+        .help("rules files are plain text: delete the character (a label cannot show it either)"),
+    );
+    Err(d)
 }
 
 pub(super) fn with_base(path: &Path, text: String, depth: usize) -> Result<Source, Diagnostics> {
@@ -119,10 +198,7 @@ fn variant_circle(path: &Path) -> bool {
             return true;
         }
         seen.push(key);
-        let Some(base) = std::fs::read_to_string(&at)
-            .ok()
-            .and_then(|t| variant_base(&t))
-        else {
+        let Some(base) = read_small_text(&at).ok().and_then(|t| variant_base(&t)) else {
             return false;
         };
         at = at.parent().unwrap_or(Path::new(".")).join(base);
@@ -160,4 +236,43 @@ pub fn rules_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
     }
     out.sort();
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A file of exactly `max` bytes is read, one of `max + 1` refused; a
+    /// rules file past [`MAX_RULES_FILE`] is a diagnostic naming the limit.
+    #[test]
+    fn read_at_most_at_and_past_the_limit() {
+        let dir = std::env::temp_dir().join(format!("grail-read-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("big.rules");
+        std::fs::write(&file, vec![b'#'; 1000]).unwrap();
+        assert_eq!(read_at_most(&file, 1000).unwrap().len(), 1000);
+        let err = read_at_most(&file, 999).unwrap_err();
+        assert!(err.to_string().contains("larger than"), "{err}");
+        let mut text = vec![b' '; MAX_RULES_FILE as usize];
+        std::fs::write(&file, &text).unwrap();
+        assert!(read_text(&file).is_ok());
+        text.push(b' ');
+        std::fs::write(&file, &text).unwrap();
+        let Err(Ok(e)) = read_text(&file) else {
+            panic!("a file past the limit is refused")
+        };
+        assert!(e.to_string().contains("larger than 16 MiB"), "{e}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// Lone carriage returns become newlines; other control characters are
+    /// refused with their place.
+    #[test]
+    fn line_endings_and_control_characters() {
+        let p = Path::new("x.rules");
+        assert_eq!(plain_text(p, "a\rb\r\nc".into()).unwrap(), "a\nb\r\nc");
+        let d = plain_text(p, "ab\ncd\u{1b}e".into()).unwrap_err();
+        let msg = &d.items[0].message;
+        assert!(msg.contains("U+001B, at line 2, column 3"), "{msg}");
+    }
 }

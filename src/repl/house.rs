@@ -151,8 +151,7 @@ pub fn cmd_variant(s: &mut Session, args: &[&str], out: &mut String) -> Result<F
             "variant takes one file: a variant in the rules language, or OPT=VALUE lines".into(),
         );
     };
-    let text =
-        std::fs::read_to_string(path).map_err(|e| format!("cannot read variant `{path}`: {e}"))?;
+    let text = super::saved::read_capped(path, "variant ")?;
     if is_rules_file(path, &text) {
         return rules_variant(s, path, out);
     }
@@ -294,7 +293,7 @@ pub fn cmd_load(s: &mut Session, args: &[&str], out: &mut String) -> Result<Flow
         [path, f] | [f, path] if *f == "--force" => (*path, true),
         _ => return Err("load takes one file name (and --force), e.g. `load game.ron`".into()),
     };
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read `{path}`: {e}"))?;
+    let text = super::saved::read_capped(path, "")?;
     let saved = SavedGame::parse(&text).map_err(|e| format!("`{path}` is {e}"))?;
     let same = saved.digest == s.game.digest();
     if !same && !force {

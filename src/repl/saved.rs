@@ -135,9 +135,41 @@ impl SavedGame {
     }
 }
 
+/// The largest saved game or options file the REPL reads (a game of
+/// 100,000 moves saves in about 8 MiB); more is refused, so that `load
+/// /dev/zero` cannot take all memory.
+pub const MAX_FILE: u64 = 64 << 20;
+
+/// Read a text file of at most [`MAX_FILE`] bytes (`what` names it in errors).
+pub fn read_capped(path: &str, what: &str) -> Result<String, String> {
+    use std::io::Read as _;
+    let file = std::fs::File::open(path).map_err(|e| format!("cannot read {what}`{path}`: {e}"))?;
+    let mut bytes = Vec::new();
+    file.take(MAX_FILE + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read {what}`{path}`: {e}"))?;
+    if bytes.len() as u64 > MAX_FILE {
+        return Err(format!(
+            "cannot read {what}`{path}`: it is larger than {} MiB",
+            MAX_FILE >> 20
+        ));
+    }
+    String::from_utf8(bytes)
+        .map_err(|_| format!("cannot read {what}`{path}`: it is not UTF-8 text"))
+}
+
 /// Write a file whole or not at all: into a temporary file beside it, then
-/// renamed over it.
+/// renamed over it. Only a regular file is replaced: renaming over a device
+/// or a pipe (`save /dev/null`) would replace the device itself.
 pub fn write_atomically(path: &Path, text: &str) -> Result<(), String> {
+    if let Ok(m) = std::fs::metadata(path)
+        && !m.is_file()
+    {
+        return Err(format!(
+            "cannot write `{}`: it is not a regular file",
+            path.display()
+        ));
+    }
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
@@ -245,5 +277,47 @@ fn setup(s: &mut Session, text: &str) -> Result<(), String> {
     match out.strip_prefix("error: ") {
         Some(e) => Err(e.trim_end().to_string()),
         None => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A path that is not a regular file (here a socket) is not replaced.
+    #[cfg(unix)]
+    #[test]
+    fn save_over_a_special_file_is_refused() {
+        let dir = std::env::temp_dir().join(format!("grail-saved-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let sock = dir.join("sock");
+        let _ = std::fs::remove_file(&sock);
+        let _listener = std::os::unix::net::UnixListener::bind(&sock).unwrap();
+        let err = write_atomically(&sock, "x").unwrap_err();
+        assert!(err.contains("not a regular file"), "{err}");
+        assert!(!std::fs::metadata(&sock).unwrap().is_file());
+        // a regular file is replaced whole
+        let file = dir.join("game.ron");
+        write_atomically(&file, "one").unwrap();
+        write_atomically(&file, "two").unwrap();
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), "two");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A file of exactly the limit is read; one byte more is refused.
+    #[test]
+    fn read_capped_at_and_past_the_limit() {
+        let dir = std::env::temp_dir().join(format!("grail-capped-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("big.ron");
+        let mut text = vec![b' '; MAX_FILE as usize];
+        std::fs::write(&file, &text).unwrap();
+        let path = file.to_str().unwrap();
+        assert_eq!(read_capped(path, "").unwrap().len() as u64, MAX_FILE);
+        text.push(b' ');
+        std::fs::write(&file, &text).unwrap();
+        let err = read_capped(path, "").unwrap_err();
+        assert!(err.contains("larger than 64 MiB"), "{err}");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -404,6 +404,11 @@ fn plausible(name: &str, p: &Part) -> Result<(), String> {
             } else if sum(&st.turns) != Some(st.finished) || sum(&st.decisions) != Some(st.finished)
             {
                 Some("the turn or decision counts do not add up to the finished games".into())
+            } else if let Some(d) = st.decisions.0.keys().find(|d| **d > p.plan.max_decisions) {
+                Some(format!(
+                    "a finished game of {d} decisions in a run capped at {}",
+                    p.plan.max_decisions
+                ))
             } else if st.forced > st.choices || st.choices > st.offered {
                 Some(
                     "more forced decisions than decisions, or decisions than actions offered"

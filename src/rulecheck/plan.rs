@@ -59,7 +59,7 @@ impl Variant {
     /// Read a variant file: a rules file when it ends in `.rules` or holds a
     /// `variant "NAME" extends "BASE"` line, settings otherwise.
     pub fn load(path: &str) -> Result<Variant, String> {
-        let text = std::fs::read_to_string(path)
+        let text = crate::load::read_small_text(std::path::Path::new(path))
             .map_err(|e| format!("cannot read variant `{path}`: {e}"))?;
         let extends = text.lines().any(|l| {
             let l = l.trim_start();

@@ -124,7 +124,7 @@ pub fn prepare<P: AsRef<Path>>(paths: &[P], config: &Config, plan: &Plan) -> Res
         let p = p.as_ref();
         // a rules variant checked alone runs with its base beside it
         let base = match (lead, plan.games, plan.variants.is_empty()) {
-            (None, 1.., true) => std::fs::read_to_string(p)
+            (None, 1.., true) => crate::load::read_small_text(p)
                 .ok()
                 .and_then(|t| crate::load::variant_base(&t))
                 .map(|b| p.parent().unwrap_or(Path::new(".")).join(b)),

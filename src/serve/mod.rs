@@ -153,8 +153,15 @@ pub fn run(args: ServeArgs) -> u8 {
         let listener = match tokio::net::TcpListener::bind((args.bind.as_str(), args.port)).await {
             Ok(l) => l,
             Err(e) => {
+                // a port in use, or an address that is not this machine's
+                let hint = match e.kind() {
+                    std::io::ErrorKind::AddrInUse | std::io::ErrorKind::PermissionDenied => {
+                        "try another --port"
+                    }
+                    _ => "check --bind: 0.0.0.0 or 127.0.0.1, or an address of this machine",
+                };
                 eprintln!(
-                    "error: cannot listen on {}:{}: {e} (try another --port)",
+                    "error: cannot listen on {}:{}: {e} ({hint})",
                     args.bind, args.port
                 );
                 return 1;

@@ -225,6 +225,15 @@ pub fn too_deep(file: &File) -> Option<Span> {
             _ => {}
         }
     }
+    first_too_deep(work)
+}
+
+/// [`too_deep`] for one expression on its own (the REPL's `expect`).
+pub fn expr_too_deep(e: &Expr) -> Option<Span> {
+    first_too_deep(vec![(Node::Expr(e), 1)])
+}
+
+fn first_too_deep(mut work: Vec<(Node<'_>, usize)>) -> Option<Span> {
     while let Some((node, d)) = work.pop() {
         let span = match &node {
             Node::Expr(e) => e.span,

@@ -80,6 +80,11 @@ pub struct RulesParser;
 /// must be the expression. Spans are offsets into `text`.
 pub fn parse_expr(text: &str) -> Result<ast::Expr, String> {
     use pest::Parser as _;
+    // the limits of a rules file hold here too, or pest and the checker
+    // could overflow the stack
+    if let Some(d) = limits::pre_scan(text) {
+        return Err(d.message);
+    }
     let mut pairs = RulesParser::parse(Rule::expr, text).map_err(|e| {
         let at = match e.location {
             pest::error::InputLocation::Pos(p) => p,
@@ -95,5 +100,14 @@ pub fn parse_expr(text: &str) -> Result<ast::Expr, String> {
             text[end..].trim()
         ));
     }
-    Ok(parse::Builder::new().expr(pair))
+    let e = parse::Builder::new().expr(pair);
+    if limits::expr_too_deep(&e).is_some() {
+        // dropping a tree this deep would recurse as deep (see parse_file)
+        std::mem::forget(e);
+        return Err(format!(
+            "the expression nests deeper than {} levels: split it",
+            limits::MAX_DEPTH
+        ));
+    }
+    Ok(e)
 }

@@ -1,0 +1,2 @@
+# an endless rules file (/dev/zero) must not take all memory
+grail check /dev/zero

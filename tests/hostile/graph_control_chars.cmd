@@ -1,0 +1,2 @@
+# the overview prints the game's name
+grail graph tests/hostile/control_chars.rules --format overview
