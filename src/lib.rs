@@ -24,6 +24,8 @@
 
 pub mod agent;
 pub mod check;
+#[doc(hidden)]
+pub mod closed_pipe;
 pub mod diag;
 pub mod engine;
 pub mod fmt;

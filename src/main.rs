@@ -105,6 +105,9 @@ fn graph(file: &std::path::Path, format: Format, phase: Option<&str>) -> u8 {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if !matches!(cli.cmd, Cmd::Lsp | Cmd::Serve(_)) {
+        grail::closed_pipe::stop_quietly_when_closed();
+    }
     let code = match cli.cmd {
         Cmd::Play(args) => grail::repl::run(args),
         Cmd::Sim(args) => grail::sim::run(args),

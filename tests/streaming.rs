@@ -140,3 +140,31 @@ fn control_characters_are_refused() {
     assert!(text.contains("holds a control character, U+001B"), "{text}");
     assert!(!out.status.success(), "{text}");
 }
+
+/// A reader that stops early (`grail graph ... | head -1`) ends the command
+/// quietly, as it ends `cat`: no panic, no backtrace.
+#[test]
+fn a_closed_output_pipe_stops_quietly() {
+    for args in [
+        &["graph", "rules/camelot101.rules", "--format", "ron"][..],
+        &[
+            "sim",
+            "rules/tamoul.rules",
+            "--games",
+            "2000",
+            "--seed",
+            "1",
+        ][..],
+    ] {
+        let mut child = grail(args);
+        drop(child.stdin.take());
+        let mut stdout = BufReader::new(child.stdout.take().unwrap());
+        let mut first = String::new();
+        stdout.read_line(&mut first).unwrap();
+        drop(stdout);
+        let out = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        assert_ne!(out.status.code(), Some(101), "{args:?}: {err}");
+    }
+}

@@ -324,6 +324,7 @@ fn quiet_repeated_panics() {
 }
 
 fn main() {
+    grail::closed_pipe::stop_quietly_when_closed();
     quiet_repeated_panics();
     let cli = match Cli::try_parse() {
         Ok(c) => c,
