@@ -86,12 +86,20 @@ impl State {
         p: usize,
     ) -> Result<i32, EngineError> {
         let g = game.graph();
-        let mut locals = vec![0i32; usize::from(g.tables.winners_locals).max(16)];
+        // on the stack when small: the end of a game allocates nothing
+        let n = usize::from(g.tables.winners_locals).max(16);
+        let (mut small, mut big) = ([0i32; 64], Vec::new());
+        let locals: &mut [i32] = if n <= small.len() {
+            &mut small[..n]
+        } else {
+            big.resize(n, 0);
+            &mut big
+        };
         locals[0] = p as i32;
         eval::Ev {
             g,
             c: &self.core,
-            locals: &mut locals,
+            locals,
             rng: None,
         }
         .eval(e)
