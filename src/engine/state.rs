@@ -135,7 +135,7 @@ const ROOM_LOCALS: usize = 4096;
 const ROOM_SCRATCH: usize = 64;
 const ROOM_CHECKPOINTS: usize = 4;
 const ROOM_LEGAL: usize = 128;
-const ROOM_HISTORY: usize = 512;
+const ROOM_HISTORY: usize = 1024;
 
 impl State {
     /// A fresh game, run up to its first decision.
