@@ -137,6 +137,23 @@ const ROOM_CHECKPOINTS: usize = 4;
 const ROOM_LEGAL: usize = 128;
 const ROOM_HISTORY: usize = 1024;
 
+/// A state dropped with checkpoints still open (a game that ended inside a
+/// phase that took one) gives their tables to the thread's spares, so the
+/// next game's `checkpoint` allocates nothing.
+impl Drop for State {
+    fn drop(&mut self) {
+        if self.checkpoints.is_empty() {
+            return;
+        }
+        let _ = super::pools::SPARE.try_with(|s| {
+            if let Ok(mut s) = s.try_borrow_mut() {
+                let room = super::pools::MAX_SPARE.saturating_sub(s.len());
+                s.extend(self.checkpoints.drain(..).take(room));
+            }
+        });
+    }
+}
+
 impl State {
     /// A fresh game, run up to its first decision.
     pub(crate) fn create(
