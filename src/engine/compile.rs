@@ -312,9 +312,17 @@ pub(crate) fn value(g: &Graph, e: &Expr) -> Val {
 /// A user function's expansion whose value is remembered per argument
 /// values within a scope (see `memo.rs`).
 fn remembered(binds: Vec<(usize, Arg)>, body: Arg) -> Val {
-    use super::memo::{MAX_ARGS, get, put, site};
+    use super::memo::{MAX_ARGS, Watch, get, put, site};
     let site = site();
+    let watch = Watch::new();
     Box::new(move |cx| {
+        if watch.off() {
+            for (s, v) in &binds {
+                let x = v.get(cx);
+                cx.locals[*s] = x;
+            }
+            return body.get(cx);
+        }
         let mut key = [0i32; MAX_ARGS];
         for (i, (s, v)) in binds.iter().enumerate() {
             let x = v.get(cx);
@@ -328,8 +336,10 @@ fn remembered(binds: Vec<(usize, Arg)>, body: Arg) -> Val {
             cx.epoch = super::memo::epoch_for(cx.c);
         }
         if let Some(v) = get(cx.epoch, site, &key) {
+            watch.saw(true);
             return v;
         }
+        watch.saw(false);
         let v = body.get(cx);
         if cx.fault.is_none() {
             put(cx.epoch, site, key, v);

@@ -215,7 +215,9 @@ fn would(card: Arg, z: Arg, cond: Arg) -> Val {
             locals: &mut *cx.locals,
             rng: None,
             fault: None,
-            epoch: super::memo::fresh(),
+            // a scope of its own, taken on first use (another table than
+            // any open listing's, so `epoch_for` gives a fresh one)
+            epoch: 0,
         };
         let v = cond.get(&mut inner);
         let fault = inner.fault;

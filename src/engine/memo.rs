@@ -12,13 +12,22 @@
 //! scope of its own (another table). A body that draws (`random`) or faults
 //! is never remembered.
 //!
-//! The memory is a direct-mapped table per thread (no allocation once
-//! made); each scope has a number never used before (an epoch), and an
-//! entry counts only for its own epoch, so nothing needs clearing.
+//! The memory is a direct-mapped table per thread, made with the thread (no
+//! allocation, no lazy set-up); each scope has a number never used before
+//! (an epoch), and an entry counts only for its own epoch, so nothing needs
+//! clearing.
+//!
+//! A lookup costs about as much as a small loop, so each expansion watches
+//! itself ([`Watch`]): over its first [`TRIAL`] lookups (summed over all
+//! threads) it counts its hits, and if fewer than one in [`MIN_HIT`] hit it
+//! stops remembering for good and evaluates its body directly. What is
+//! remembered never changes a value, only the time it takes, so the choice
+//! may differ from run to run without changing a game.
 
 use super::state::Core;
 use crate::hir::{Builtin, Expr};
-use std::cell::{Cell, RefCell};
+use std::cell::Cell;
+use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 
 /// Most parameters a remembered function may have.
 pub(crate) const MAX_ARGS: usize = 4;
@@ -40,7 +49,7 @@ const EMPTY: Entry = Entry {
 };
 
 thread_local! {
-    static TABLE: RefCell<Vec<Entry>> = const { RefCell::new(Vec::new()) };
+    static TABLE: [Cell<Entry>; SIZE] = const { [const { Cell::new(EMPTY) }; SIZE] };
     static NEXT: Cell<u64> = const { Cell::new(1) };
     /// The open listing scope: the table it lists against and its epoch.
     static OPEN: Cell<(usize, u64)> = const { Cell::new((0, 0)) };
@@ -100,8 +109,7 @@ fn slot(epoch: u64, site: u32, args: &[i32; MAX_ARGS]) -> usize {
 #[inline]
 pub(crate) fn get(epoch: u64, site: u32, args: &[i32; MAX_ARGS]) -> Option<i32> {
     TABLE.with(|t| {
-        let t = t.borrow();
-        let e = t.get(slot(epoch, site, args))?;
+        let e = t[slot(epoch, site, args)].get();
         (e.epoch == epoch && e.site == site && e.args == *args).then_some(e.value)
     })
 }
@@ -110,17 +118,12 @@ pub(crate) fn get(epoch: u64, site: u32, args: &[i32; MAX_ARGS]) -> Option<i32> 
 #[inline]
 pub(crate) fn put(epoch: u64, site: u32, args: [i32; MAX_ARGS], value: i32) {
     TABLE.with(|t| {
-        let mut t = t.borrow_mut();
-        if t.is_empty() {
-            t.resize(SIZE, EMPTY);
-        }
-        let i = slot(epoch, site, &args);
-        t[i] = Entry {
+        t[slot(epoch, site, &args)].set(Entry {
             epoch,
             site,
             args,
             value,
-        };
+        })
     })
 }
 
@@ -128,6 +131,51 @@ pub(crate) fn put(epoch: u64, site: u32, args: [i32; MAX_ARGS], value: i32) {
 pub(crate) fn site() -> u32 {
     static SITES: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(1);
     SITES.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+}
+
+/// Lookups an expansion is watched for before it decides.
+pub(crate) const TRIAL: u32 = 1024;
+/// An expansion keeps remembering if at least one lookup in this many hit.
+pub(crate) const MIN_HIT: u32 = 4;
+
+/// How well remembering pays for one expansion: trial counts, then a
+/// verdict (shared by all threads; relaxed, as the verdict only moves time).
+pub(crate) struct Watch {
+    looks: AtomicU32,
+    hits: AtomicU32,
+    /// 0 while on trial, 1 remember, 2 do not.
+    verdict: AtomicU32,
+}
+
+impl Watch {
+    pub(crate) const fn new() -> Watch {
+        Watch {
+            looks: AtomicU32::new(0),
+            hits: AtomicU32::new(0),
+            verdict: AtomicU32::new(0),
+        }
+    }
+
+    /// Has this expansion stopped remembering?
+    #[inline]
+    pub(crate) fn off(&self) -> bool {
+        self.verdict.load(Relaxed) == 2
+    }
+
+    /// Count one lookup while on trial.
+    #[inline]
+    pub(crate) fn saw(&self, hit: bool) {
+        if self.verdict.load(Relaxed) != 0 {
+            return;
+        }
+        if hit {
+            self.hits.fetch_add(1, Relaxed);
+        }
+        if self.looks.fetch_add(1, Relaxed) + 1 == TRIAL {
+            let keep = self.hits.load(Relaxed) * MIN_HIT >= TRIAL;
+            self.verdict.store(if keep { 1 } else { 2 }, Relaxed);
+        }
+    }
 }
 
 /// Is this expansion worth remembering, and safe to: at most
@@ -262,5 +310,22 @@ mod tests {
         assert_eq!(get(b, 7, &args), None);
         assert_eq!(get(a, 8, &args), None);
         assert_eq!(get(a, 7, &[1, 3, 0, 0]), None);
+    }
+
+    #[test]
+    fn an_expansion_that_rarely_hits_stops_remembering() {
+        let (rare, often) = (Watch::new(), Watch::new());
+        for i in 0..TRIAL {
+            assert!(!rare.off() && !often.off());
+            rare.saw(i % 10 == 0);
+            often.saw(i % 2 == 0);
+        }
+        assert!(rare.off());
+        assert!(!often.off());
+        // the verdict holds whatever comes after
+        for _ in 0..TRIAL {
+            often.saw(false);
+        }
+        assert!(!often.off());
     }
 }

@@ -6,6 +6,22 @@
 use super::error::Conservation;
 use super::{EngineError, Game, State, eval};
 
+/// Most seats a table has (a player is a `u8`).
+pub(super) const SEATS: usize = 256;
+
+/// Keep, in order, the first `k` players of `out` that `f` admits; their
+/// number.
+fn keep(out: &mut [u8; SEATS], k: usize, f: impl Fn(usize) -> bool) -> usize {
+    let mut j = 0;
+    for i in 0..k {
+        if f(usize::from(out[i])) {
+            out[j] = out[i];
+            j += 1;
+        }
+    }
+    j
+}
+
 impl State {
     /// Who won, once the game is over: every player with the best score
     /// under the `winners` rule (ties share), among the players its `where`
@@ -19,62 +35,80 @@ impl State {
     /// Like [`State::winners`], or the fault evaluating the `winners` key,
     /// its `where` filter or a tie-break key.
     pub fn try_winners(&self, game: &Game) -> Result<Vec<usize>, EngineError> {
-        if !self.over {
-            return Ok(Vec::new());
-        }
-        let scores = self.try_scores(game)?;
+        let mut out = [0u8; SEATS];
+        let k = self.winners_in(game, &mut out)?;
+        Ok(out[..k].iter().map(|p| usize::from(*p)).collect())
+    }
+
+    /// The winners into `out` (their number returned), on the stack: the
+    /// end of a game checks its keys without allocating.
+    pub(super) fn winners_in(
+        &self,
+        game: &Game,
+        out: &mut [u8; SEATS],
+    ) -> Result<usize, EngineError> {
         let t = &game.graph().tables;
-        let mut admitted = Vec::with_capacity(scores.len());
-        for p in 0..scores.len() {
+        let n = self.players().min(SEATS);
+        if !self.over || t.winners_key.is_none() {
+            return Ok(0);
+        }
+        let mut scores = [0i32; SEATS];
+        if let Some(key) = &t.winners_key {
+            for (p, s) in scores.iter_mut().enumerate().take(n) {
+                *s = self.winners_expr(game, key, p)?;
+            }
+        }
+        let mut k = 0;
+        for p in 0..n {
             let ok = match &t.winners_filter {
                 None => true,
                 Some(cond) => self.winners_expr(game, cond, p)? != 0,
             };
             if ok {
-                admitted.push(p);
+                out[k] = p as u8;
+                k += 1;
             }
         }
-        let keys = admitted.iter().map(|p| scores[*p]);
+        let keys = out[..k].iter().map(|p| scores[usize::from(*p)]);
         let best = if t.winners_highest {
             keys.max()
         } else {
             keys.min()
         };
         let Some(best) = best else {
-            return Ok(Vec::new());
+            return Ok(0);
         };
-        let tied = admitted
-            .into_iter()
-            .filter(|p| scores[*p] == best)
-            .collect();
-        self.break_ties(game, tied)
+        let tied = keep(out, k, |p| scores[p] == best);
+        self.break_ties(game, out, tied)
     }
 
-    /// Narrow tied winners by the further keys of `winners highest (a, b)`.
-    fn break_ties(&self, game: &Game, mut tied: Vec<usize>) -> Result<Vec<usize>, EngineError> {
+    /// Narrow the `k` tied winners in `out` by the further keys of
+    /// `winners highest (a, b)`.
+    fn break_ties(
+        &self,
+        game: &Game,
+        out: &mut [u8; SEATS],
+        mut k: usize,
+    ) -> Result<usize, EngineError> {
         let g = game.graph();
         for key in &g.tables.winners_tiebreak {
-            if tied.len() < 2 {
+            if k < 2 {
                 break;
             }
-            let values = tied
-                .iter()
-                .map(|p| self.winners_expr(game, key, *p))
-                .collect::<Result<Vec<i32>, _>>()?;
+            let mut values = [0i32; SEATS];
+            for i in 0..k {
+                values[usize::from(out[i])] = self.winners_expr(game, key, usize::from(out[i]))?;
+            }
+            let tied = out[..k].iter().map(|p| values[usize::from(*p)]);
             let best = if g.tables.winners_highest {
-                values.iter().max()
+                tied.max()
             } else {
-                values.iter().min()
+                tied.min()
             };
-            let best = *best.expect("two or more tied");
-            tied = tied
-                .into_iter()
-                .zip(values)
-                .filter(|(_, v)| *v == best)
-                .map(|(p, _)| p)
-                .collect();
+            let best = best.expect("two or more tied");
+            k = keep(out, k, |p| values[p] == best);
         }
-        Ok(tied)
+        Ok(k)
     }
 
     /// An expression of the `winners` rule for player `p` (bound to its
@@ -86,12 +120,20 @@ impl State {
         p: usize,
     ) -> Result<i32, EngineError> {
         let g = game.graph();
-        let mut locals = vec![0i32; usize::from(g.tables.winners_locals).max(16)];
+        // on the stack when small: the end of a game allocates nothing
+        let n = usize::from(g.tables.winners_locals).max(16);
+        let (mut small, mut big) = ([0i32; 64], Vec::new());
+        let locals: &mut [i32] = if n <= small.len() {
+            &mut small[..n]
+        } else {
+            big.resize(n, 0);
+            &mut big
+        };
         locals[0] = p as i32;
         eval::Ev {
             g,
             c: &self.core,
-            locals: &mut locals,
+            locals,
             rng: None,
         }
         .eval(e)

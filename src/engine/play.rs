@@ -114,7 +114,7 @@ impl State {
     /// later.
     pub(super) fn finish(&self, game: &Game) -> Result<(), EngineError> {
         if self.over {
-            self.try_winners(game)?;
+            self.winners_in(game, &mut [0; super::outcome::SEATS])?;
         }
         Ok(())
     }

@@ -128,6 +128,32 @@ impl Clone for State {
     }
 }
 
+/// Room a new game's vectors start with: call depth, locals, loop
+/// scratch, checkpoints, legal actions at one decision, decisions taken.
+const ROOM_FRAMES: usize = 16;
+const ROOM_LOCALS: usize = 4096;
+const ROOM_SCRATCH: usize = 64;
+const ROOM_CHECKPOINTS: usize = 4;
+const ROOM_LEGAL: usize = 128;
+const ROOM_HISTORY: usize = 1024;
+
+/// A state dropped with checkpoints still open (a game that ended inside a
+/// phase that took one) gives their tables to the thread's spares, so the
+/// next game's `checkpoint` allocates nothing.
+impl Drop for State {
+    fn drop(&mut self) {
+        if self.checkpoints.is_empty() {
+            return;
+        }
+        let _ = super::pools::SPARE.try_with(|s| {
+            if let Ok(mut s) = s.try_borrow_mut() {
+                let room = super::pools::MAX_SPARE.saturating_sub(s.len());
+                s.extend(self.checkpoints.drain(..).take(room));
+            }
+        });
+    }
+}
+
 impl State {
     /// A fresh game, run up to its first decision.
     pub(crate) fn create(
@@ -174,18 +200,26 @@ impl State {
             core.vars[base..base + count].fill(value);
         }
         let start = &g.phases[0];
+        // Room for a typical game from the start, so that the decisions of
+        // a new game do not grow these vectors one doubling at a time (a
+        // decision allocates nothing; see docs/performance.md).
+        let all_locals: usize = g.phases.iter().map(|p| p.locals as usize).sum();
+        let mut frames = Vec::with_capacity(ROOM_FRAMES);
+        frames.push(Frame {
+            phase: 0,
+            pc: 0,
+            base: 0,
+            scratch: 0,
+            saved: 0,
+        });
+        let mut locals = Vec::with_capacity(all_locals.clamp(64, ROOM_LOCALS));
+        locals.resize(start.locals as usize, 0);
         Ok(State {
             core,
-            frames: vec![Frame {
-                phase: 0,
-                pc: 0,
-                base: 0,
-                scratch: 0,
-                saved: 0,
-            }],
-            checkpoints: Vec::new(),
-            locals: vec![0; start.locals as usize],
-            scratch: Vec::new(),
+            frames,
+            checkpoints: Vec::with_capacity(ROOM_CHECKPOINTS),
+            locals,
+            scratch: Vec::with_capacity(ROOM_SCRATCH),
             rng,
             waiting: None,
             over: false,
@@ -193,8 +227,8 @@ impl State {
             decisions: 0,
             steps: 0,
             seed,
-            legal: Vec::new(),
-            history: Vec::new(),
+            legal: Vec::with_capacity(ROOM_LEGAL),
+            history: Vec::with_capacity(ROOM_HISTORY),
             edited: false,
             defer: false,
             listing_fault: None,
