@@ -195,12 +195,15 @@ impl Incidents {
         }
     }
 
-    /// Add the incidents of a disjoint slice of games.
-    pub fn merge(&mut self, o: &Incidents, keep: usize) {
-        self.count += o.count;
+    /// Add the incidents of a disjoint slice of games; false when the
+    /// count would pass `u64::MAX` (it stays at the maximum).
+    pub fn merge(&mut self, o: &Incidents, keep: usize) -> bool {
+        let exact = self.count.checked_add(o.count).is_some();
+        self.count = self.count.saturating_add(o.count);
         self.first.extend(o.first.iter().cloned());
         self.first.sort_by_key(|i| i.game);
         self.first.truncate(keep);
+        exact
     }
 }
 

@@ -227,7 +227,11 @@ fn file_stats(
                 ));
             }
             for (a, b) in sum.iter_mut().zip(&p.files[i].stats) {
-                a.merge(b);
+                if !a.merge(b) {
+                    return Err(format!(
+                        "{name}: not a plausible part file: its counts overflow when added to the others'"
+                    ));
+                }
             }
         }
         Ok(sum)

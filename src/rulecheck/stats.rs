@@ -105,10 +105,14 @@ impl Histogram {
     pub fn add(&mut self, v: u32) {
         *self.0.entry(v).or_insert(0) += 1;
     }
-    pub fn merge(&mut self, o: &Histogram) {
+    /// Add another slice's counts; false when a count would pass
+    /// `u64::MAX` (it stays at the maximum: only a tampered part gets there).
+    pub fn merge(&mut self, o: &Histogram) -> bool {
+        let mut exact = true;
         for (v, n) in &o.0 {
-            *self.0.entry(*v).or_insert(0) += n;
+            add(self.0.entry(*v).or_insert(0), *n, &mut exact);
         }
+        exact
     }
     pub fn count(&self) -> u64 {
         self.0.values().sum()
@@ -304,39 +308,38 @@ impl Stats {
         }
     }
 
-    /// Add the counts of another slice of the same column.
-    pub fn merge(&mut self, o: &Stats) {
-        self.games += o.games;
-        self.finished += o.finished;
-        self.turns.merge(&o.turns);
-        self.decisions.merge(&o.decisions);
+    /// Add the counts of another slice of the same column; false when a
+    /// count would pass `u64::MAX` (it stays at the maximum). Real games
+    /// cannot get there; a tampered part file can, and `merge` refuses it.
+    pub fn merge(&mut self, o: &Stats) -> bool {
+        let mut exact = true;
+        add(&mut self.games, o.games, &mut exact);
+        add(&mut self.finished, o.finished, &mut exact);
+        exact &= self.turns.merge(&o.turns);
+        exact &= self.decisions.merge(&o.decisions);
         if self.wins.len() < o.wins.len() {
             self.wins.resize(o.wins.len(), Vec::new());
         }
         for (mine, theirs) in self.wins.iter_mut().zip(&o.wins) {
-            if mine.len() < theirs.len() {
-                mine.resize(theirs.len(), 0);
-            }
-            for (a, b) in mine.iter_mut().zip(theirs) {
-                *a += b;
-            }
+            exact &= add_counts(mine, theirs);
         }
-        add_counts(&mut self.first, &o.first);
-        self.first_known += o.first_known;
-        self.ties += o.ties;
-        self.no_winner += o.no_winner;
-        self.lead_changes += o.lead_changes;
-        self.leads.merge(&o.leads);
-        self.margins.merge(&o.margins);
-        self.choices += o.choices;
-        self.offered += o.offered;
-        self.forced += o.forced;
-        add_counts(&mut self.nodes, &o.nodes);
-        add_counts(&mut self.arms, &o.arms);
-        add_counts(&mut self.values, &o.values);
+        exact &= add_counts(&mut self.first, &o.first);
+        add(&mut self.first_known, o.first_known, &mut exact);
+        add(&mut self.ties, o.ties, &mut exact);
+        add(&mut self.no_winner, o.no_winner, &mut exact);
+        add(&mut self.lead_changes, o.lead_changes, &mut exact);
+        exact &= self.leads.merge(&o.leads);
+        exact &= self.margins.merge(&o.margins);
+        add(&mut self.choices, o.choices, &mut exact);
+        add(&mut self.offered, o.offered, &mut exact);
+        add(&mut self.forced, o.forced, &mut exact);
+        exact &= add_counts(&mut self.nodes, &o.nodes);
+        exact &= add_counts(&mut self.arms, &o.arms);
+        exact &= add_counts(&mut self.values, &o.values);
         for (k, v) in &o.incidents {
-            self.incidents.entry(*k).or_default().merge(v, KEEP);
+            exact &= self.incidents.entry(*k).or_default().merge(v, KEEP);
         }
+        exact
     }
 
     /// Games that went wrong in any way.
@@ -388,12 +391,25 @@ impl Stats {
     }
 }
 
-fn add_counts(a: &mut Vec<u64>, b: &[u64]) {
+fn add_counts(a: &mut Vec<u64>, b: &[u64]) -> bool {
     if a.len() < b.len() {
         a.resize(b.len(), 0);
     }
+    let mut exact = true;
     for (x, y) in a.iter_mut().zip(b) {
-        *x += y;
+        add(x, *y, &mut exact);
+    }
+    exact
+}
+
+/// `*x += y`, staying at `u64::MAX` and clearing `exact` on overflow.
+fn add(x: &mut u64, y: u64, exact: &mut bool) {
+    match x.checked_add(y) {
+        Some(v) => *x = v,
+        None => {
+            *x = u64::MAX;
+            *exact = false;
+        }
     }
 }
 

@@ -209,3 +209,9 @@ open(D + '/save_bad_digest.ron', 'w').write(re.sub(r'digest: [0-9]+', 'digest: 7
 cmd('play_load_tampered.cmd', 'loading saves with an impossible move, player count or digest', 'grail play rules/tamoul.rules --seed 1', 'load tests/hostile/data/save_bad_move.ron\nload tests/hostile/data/save_bad_players.ron\nload tests/hostile/data/save_bad_digest.ron\nload tests/hostile/data/save.ron\nlog\n')
 cmd('play_control_chars.cmd', 'control characters typed at the REPL', 'grail play rules/tamoul.rules --seed 1', 'play \x1b]0;pwned\x07\n\x1b[2J\nput P1.score \x1b[31m\n')
 cmd('play_variant_missing.cmd', 'a variant file that does not exist', 'grail play rules/tamoul.rules --seed 1', 'variant no/such.rules\narrange nowhere nothing\n')
+
+# Counts that overflow only when the two parts are added.
+big = 'lead_changes:18446744073709551615'
+open(D + '/overflow_a.part', 'w').write(p1.replace('lead_changes:1', big, 1))
+open(D + '/overflow_b.part', 'w').write(p2.replace('lead_changes:0', big, 1))
+cmd('merge_counts_overflow.cmd', 'two parts whose lead-change counts overflow when added', 'rulecheck merge tests/hostile/data/overflow_a.part tests/hostile/data/overflow_b.part')
