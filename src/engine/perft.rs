@@ -105,8 +105,10 @@ impl State {
             }
             let words: Vec<&str> = line.split_whitespace().collect();
             let r = match words.as_slice() {
-                ["arrange", zone, cards @ ..] => next.arrange(game, zone, cards),
-                ["put", var, value] => next.set_var(game, var, value),
+                ["arrange", zone, cards @ ..] => {
+                    next.arrange(game, zone, cards).map_err(String::from)
+                }
+                ["put", var, value] => next.set_var(game, var, value).map_err(String::from),
                 _ => Err("expected `arrange ZONE CARD...` or `put VARIABLE VALUE`".to_string()),
             };
             r.map_err(|e| format!("line {}: {e}", i + 1))?;
