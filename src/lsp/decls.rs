@@ -95,7 +95,9 @@ impl Collector<'_> {
         self.out.last_mut().expect("just added")
     }
 
-    /// The names one item declares: one arm per kind of item.
+    /// The names one item declares: one match arm per kind of item, each a
+    /// line or two; kept whole so every declaration's signature reads in one
+    /// place (compound ones are the methods below).
     fn item(&mut self, item: &Item) {
         match item {
             Item::Game(g) => {
