@@ -47,7 +47,7 @@ pub use edit::EditError;
 pub use error::{Conservation, EngineError, Illegal, SetupError};
 pub use eval::Fault;
 pub use exec::{Action, STEP_BUDGET};
-pub use game::{Game, OptionError, PlayersError, SetError};
+pub use game::{Game, OptionError, PlayersError, SetError, split_setting};
 pub use observe::{ActionSpace, DYNAMIC_INT_WIDTH, MAX_ARM_WIDTH};
 pub use play::{PendingChoice, Status};
 pub use probe::Probe;

@@ -81,15 +81,8 @@ impl State {
     fn resume(&mut self, game: &Game) -> Result<(), super::EngineError> {
         self.defer = false;
         if self.waiting.take().is_some() {
-            let g = game.graph();
-            self.run_with(g, &mut |_, _| {})
-                .map_err(|(f, at)| super::EngineError::Fault {
-                    fault: f,
-                    message: f.message().to_string(),
-                    phase: g.phases[at.0 as usize].name.clone(),
-                    node: at.1,
-                    line: game.line_of(at.0, at.1),
-                })?;
+            self.run_with(game.graph(), &mut |_, _| {})
+                .map_err(|(f, at)| self.fault(game, f, at))?;
         }
         Ok(())
     }

@@ -219,7 +219,7 @@ pub fn play(
     let (kind, at, moves, failing_move, message) = match played {
         Err(e) => {
             let m = match &e {
-                EngineError::Fault { message, .. } => format!("at setup: {message}"),
+                EngineError::Fault { fault, .. } => format!("at setup: {fault}"),
                 _ => format!("at setup: {e}"),
             };
             (kind_of(&e), fault_at(game, &e, None), 0, false, m)
@@ -261,7 +261,7 @@ pub fn play(
                 }
                 Stop::Fault(e) => {
                     let m = match &e {
-                        EngineError::Fault { message, .. } => format!("move {taken}: {message}"),
+                        EngineError::Fault { fault, .. } => format!("move {taken}: {fault}"),
                         _ => format!("move {taken}: {e}"),
                     };
                     (
