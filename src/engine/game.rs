@@ -137,6 +137,18 @@ impl Game {
         Ok(opts)
     }
 
+    /// The options in `opts` that differ from their defaults, as
+    /// `NAME=VALUE` in declaration order: what `--set` would need to give
+    /// them back ([`Game::options_from`] reads these).
+    pub fn changed_settings(&self, opts: &[i32]) -> Vec<String> {
+        self.options()
+            .iter()
+            .zip(opts)
+            .filter(|(o, v)| o.default != **v)
+            .map(|(o, v)| format!("{}={v}", o.name))
+            .collect()
+    }
+
     /// Whether `players` seats can play this game.
     pub fn check_players(&self, players: usize) -> Result<(), PlayersError> {
         let (min, max) = self.players();

@@ -184,12 +184,7 @@ pub struct Column {
 impl Column {
     /// `--set name=value` for each option that differs from its default.
     pub fn set_args(&self, game: &Game) -> Vec<String> {
-        game.options()
-            .iter()
-            .zip(&self.options)
-            .filter(|(o, v)| o.default != **v)
-            .map(|(o, v)| format!("{}={v}", o.name))
-            .collect()
+        game.changed_settings(&self.options)
     }
 }
 

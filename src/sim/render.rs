@@ -26,12 +26,7 @@ impl Timing {
 
 /// Non-default options as `name=value`, in declaration order.
 fn changed_options(game: &Game, cfg: &SimConfig) -> Vec<String> {
-    game.options()
-        .iter()
-        .zip(&cfg.options)
-        .filter(|(o, v)| o.default != **v)
-        .map(|(o, v)| format!("{}={v}", o.name))
-        .collect()
+    game.changed_settings(&cfg.options)
 }
 
 /// `random`, or `greedy,random` when the seats differ.
