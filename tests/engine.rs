@@ -135,7 +135,8 @@ fn illegal_actions_and_bad_setups_are_refused() {
 fn a_rules_fault_is_an_error_not_a_panic() {
     let game = small("move all pile to seat(0).hand\n  move top(pile) to seat(1).hand");
     match State::new(&game, 2, 1, &[]) {
-        Err(EngineError::Fault { message, line, .. }) => {
+        Err(EngineError::Fault { fault, line, .. }) => {
+            let message = fault.to_string();
             assert!(message.contains("none"), "{message}");
             assert_eq!(line, 10);
         }

@@ -180,92 +180,114 @@ impl TreeAgent {
 
     /// One iteration: sample, select, expand one move, roll out, back up.
     fn iterate(&mut self, game: &Game, root: &State, seat: usize) {
-        let work = self.work.get_or_insert_with(|| root.clone());
+        let mut work = self.work.take().unwrap_or_else(|| root.clone());
         match (&self.world, self.resample) {
             (Some(world), false) => work.clone_from(world),
-            _ => root.determinize_into(game, seat, &mut self.rng, &mut self.det, work),
+            _ => root.determinize_into(game, seat, &mut self.rng, &mut self.det, &mut work),
         }
+        let won_by = self.descend(game, &mut work, seat);
+        rollout(
+            game,
+            &mut work,
+            &mut self.rng,
+            &mut self.actions,
+            self.spec.cap,
+        );
+        self.scorer.rewards(game, &work, &mut self.rewards);
+        self.back_up(won_by);
+        self.work = Some(work);
+    }
+
+    /// Selection and expansion: from the root down the tree (recording the
+    /// path) until a new node is added, the game ends or a player wins
+    /// alone; returns the node of that sole win, or `NONE`.
+    fn descend(&mut self, game: &Game, work: &mut State, seat: usize) -> u32 {
         self.path.clear();
         self.path.push(0);
         let mut node = 0u32;
-        let mut won_by = NONE;
         loop {
             if work.is_over() {
-                break;
+                return NONE;
             }
             work.legal_actions_into(game, &mut self.actions);
             let Some(player) = work.chooser().filter(|_| !self.actions.is_empty()) else {
-                break;
+                return NONE;
             };
             keys_into(game, work, &self.actions, seat, &mut self.keys);
-            // Count availability; find the best known move and the untried ones.
-            let ln_parent = f64::from(self.nodes[node as usize].visits.max(1)).ln();
-            let mut best = (f64::NEG_INFINITY, NONE, 0usize);
-            let mut untried = 0u32;
-            let mut pick_untried = None;
-            let mut sure = false;
-            for (i, key) in self.keys.iter().enumerate() {
-                let mut c = self.nodes[node as usize].first_child;
-                while c != NONE && self.nodes[c as usize].key != *key {
-                    c = self.nodes[c as usize].next_sibling;
-                }
-                if c == NONE {
-                    // Reservoir sampling over the untried moves.
-                    untried += 1;
-                    if self.rng.random_range(0..untried) == 0 {
-                        pick_untried = Some(i);
-                    }
-                    continue;
-                }
-                let n = &mut self.nodes[c as usize];
-                n.avail += 1;
-                if n.proven() {
-                    // A move that always won: nothing else is worth trying.
-                    best = (f64::INFINITY, c, i);
-                    sure = true;
-                    continue;
-                }
-                let ln = if self.resample {
-                    f64::from(n.avail).ln()
-                } else {
-                    ln_parent
-                };
-                let visits = f64::from(n.visits.max(1));
-                let ucb = n.total / visits + EXPLORE * (ln / visits).sqrt();
-                if ucb > best.0 && !sure {
-                    best = (ucb, c, i);
-                }
-            }
-            if sure {
-                pick_untried = None;
-            }
-            let (child, i) = match pick_untried {
-                Some(i) => {
-                    let id = self.nodes.len() as u32;
-                    let mut n = Node::new(self.keys[i], player as u8);
-                    n.avail = 1;
-                    n.next_sibling = self.nodes[node as usize].first_child;
-                    self.nodes[node as usize].first_child = id;
-                    self.nodes.push(n);
-                    (id, i)
-                }
-                None => (best.1, best.2),
-            };
+            let (child, i, new) = self.select(node, player);
             self.path.push(child);
             node = child;
             if work.apply_unchecked(game, self.actions[i]).is_err() {
-                break;
+                return NONE;
             }
             if sole_winner(game, work, player) {
-                won_by = child;
-                break;
+                return child;
             }
-            if pick_untried.is_some() {
-                break;
+            if new {
+                return NONE;
             }
         }
-        rollout(game, work, &mut self.rng, &mut self.actions, self.spec.cap);
-        self.scorer.rewards(game, work, &mut self.rewards);
+    }
+
+    /// The child of `node` to follow for the moves in `self.keys`: a proven
+    /// win, else an untried move (chosen by reservoir sampling, added as a
+    /// new child), else the best by UCB. Counts availability on the way.
+    /// Returns the child, the index of its move, and whether it is new.
+    fn select(&mut self, node: u32, player: usize) -> (u32, usize, bool) {
+        let ln_parent = f64::from(self.nodes[node as usize].visits.max(1)).ln();
+        let mut best = (f64::NEG_INFINITY, NONE, 0usize);
+        let mut untried = 0u32;
+        let mut pick_untried = None;
+        let mut sure = false;
+        for (i, key) in self.keys.iter().enumerate() {
+            let mut c = self.nodes[node as usize].first_child;
+            while c != NONE && self.nodes[c as usize].key != *key {
+                c = self.nodes[c as usize].next_sibling;
+            }
+            if c == NONE {
+                // Reservoir sampling over the untried moves.
+                untried += 1;
+                if self.rng.random_range(0..untried) == 0 {
+                    pick_untried = Some(i);
+                }
+                continue;
+            }
+            let n = &mut self.nodes[c as usize];
+            n.avail += 1;
+            if n.proven() {
+                // A move that always won: nothing else is worth trying.
+                best = (f64::INFINITY, c, i);
+                sure = true;
+                continue;
+            }
+            let ln = if self.resample {
+                f64::from(n.avail).ln()
+            } else {
+                ln_parent
+            };
+            let visits = f64::from(n.visits.max(1));
+            let ucb = n.total / visits + EXPLORE * (ln / visits).sqrt();
+            if ucb > best.0 && !sure {
+                best = (ucb, c, i);
+            }
+        }
+        match pick_untried.filter(|_| !sure) {
+            Some(i) => {
+                let id = self.nodes.len() as u32;
+                let mut n = Node::new(self.keys[i], player as u8);
+                n.avail = 1;
+                n.next_sibling = self.nodes[node as usize].first_child;
+                self.nodes[node as usize].first_child = id;
+                self.nodes.push(n);
+                (id, i, true)
+            }
+            None => (best.1, best.2, false),
+        }
+    }
+
+    /// Adds the rollout's rewards along the path; a sole win marks its node
+    /// (and, with one world, the same player's decisions leading to it) sure.
+    fn back_up(&mut self, won_by: u32) {
         if won_by != NONE {
             self.nodes[won_by as usize].won += 1;
             if !self.resample {

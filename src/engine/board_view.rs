@@ -119,30 +119,36 @@ impl State {
         header(&mut out);
         let mut out: String = out.lines().map(|l| format!("{}\n", l.trim_end())).collect();
         // The legend: symbol, name and how many, a few per line.
-        let mut counts: BTreeMap<&String, usize> = BTreeMap::new();
-        for (n, _) in texts.iter().flatten() {
-            *counts.entry(n).or_default() += 1;
-        }
-        let mut entries: Vec<(String, String)> = counts
-            .iter()
-            .map(|(n, c)| {
-                let s = sym.get(*n).cloned().unwrap_or_default();
-                let more = if *c > 1 {
-                    format!(" x{c}")
-                } else {
-                    String::new()
-                };
-                (s.clone(), format!("{s} {n}{more}"))
-            })
-            .collect();
-        entries.sort();
-        let items: Vec<String> = entries.into_iter().map(|e| e.1).collect();
+        let items = legend(&texts, &sym);
         out.push_str(&wrap(&items, indent, 76));
         if stacked {
             let _ = writeln!(out, "{indent}(+ : more cards under the one shown)");
         }
         out
     }
+}
+
+/// The legend of a board: `SYMBOL NAME [xCOUNT]` for each kind of top
+/// card shown, in the order of the symbols.
+fn legend(texts: &[Option<(String, usize)>], sym: &BTreeMap<String, String>) -> Vec<String> {
+    let mut counts: BTreeMap<&String, usize> = BTreeMap::new();
+    for (n, _) in texts.iter().flatten() {
+        *counts.entry(n).or_default() += 1;
+    }
+    let mut entries: Vec<(String, String)> = counts
+        .iter()
+        .map(|(n, c)| {
+            let s = sym.get(*n).cloned().unwrap_or_default();
+            let more = if *c > 1 {
+                format!(" x{c}")
+            } else {
+                String::new()
+            };
+            (s.clone(), format!("{s} {n}{more}"))
+        })
+        .collect();
+    entries.sort();
+    entries.into_iter().map(|e| e.1).collect()
 }
 
 /// Items joined by two spaces, in lines of at most `max` characters.

@@ -229,75 +229,92 @@ pub fn card_locals(game: &Game) -> Vec<Vec<bool>> {
     loop {
         let mut changed = false;
         for (pi, phase) in g.phases.iter().enumerate() {
-            let mut iter_cards = Vec::new();
+            let iter_cards: Vec<u16> = phase
+                .nodes
+                .iter()
+                .filter_map(|node| match node {
+                    Node::ForStart { coll, iter } if is_card_coll(coll) => Some(*iter),
+                    _ => None,
+                })
+                .collect();
             for node in &phase.nodes {
-                if let Node::ForStart { coll, iter } = node
-                    && is_card_coll(coll)
-                {
-                    iter_cards.push(*iter);
-                }
-            }
-            let mut mark = |slots: &mut Vec<Vec<bool>>, p: usize, s: u16| {
-                if let Some(x) = slots[p].get_mut(s as usize)
-                    && !*x
-                {
-                    *x = true;
-                    changed = true;
-                }
-            };
-            for node in &phase.nodes {
-                let mut exprs: Vec<&Expr> = Vec::new();
-                match node {
-                    Node::Assign(Place::Local(s), _, e) => {
-                        if is_card_expr(g, &slots[pi], e) {
-                            mark(&mut slots, pi, *s);
-                        }
-                        exprs.push(e);
-                    }
-                    Node::ForNext { slot, iter, .. } if iter_cards.contains(iter) => {
-                        mark(&mut slots, pi, *slot);
-                    }
-                    Node::Choose { arms, .. } => {
-                        for a in arms {
-                            if let Some(b) = &a.bind {
-                                if is_card_coll(&b.coll) {
-                                    mark(&mut slots, pi, b.slot);
-                                }
-                                exprs.push(&b.coll);
-                            }
-                            if let Some((slot, coll)) = &a.also {
-                                if is_card_coll(coll) {
-                                    mark(&mut slots, pi, *slot);
-                                }
-                                exprs.push(coll);
-                            }
-                        }
-                    }
-                    Node::Call(callee, args) => {
-                        for (i, a) in args.iter().enumerate() {
-                            if is_card_expr(g, &slots[pi], a) {
-                                mark(&mut slots, *callee as usize, i as u16);
-                            }
-                        }
-                    }
-                    _ => {}
-                }
-                let known = slots[pi].clone();
-                for e in exprs {
-                    let mut found = Vec::new();
-                    inner_binds(g, e, &mut |s, card| found.push((s, card)), &known);
-                    for (s, card) in found {
-                        if card {
-                            mark(&mut slots, pi, s);
-                        }
-                    }
-                }
+                changed |= mark_node(g, &mut slots, pi, node, &iter_cards);
             }
         }
         if !changed {
             return slots;
         }
     }
+}
+
+/// Marks slot `s` of phase `p` as holding a card; whether it was not yet.
+fn mark(slots: &mut [Vec<bool>], p: usize, s: u16) -> bool {
+    match slots[p].get_mut(s as usize) {
+        Some(x) if !*x => {
+            *x = true;
+            true
+        }
+        _ => false,
+    }
+}
+
+/// Marks the card locals one node of phase `pi` shows (`iter_cards`: the
+/// phase's `for` iterators over cards); whether any was new.
+fn mark_node(
+    g: &crate::graph::Graph,
+    slots: &mut [Vec<bool>],
+    pi: usize,
+    node: &Node,
+    iter_cards: &[u16],
+) -> bool {
+    let mut changed = false;
+    let mut exprs: Vec<&Expr> = Vec::new();
+    match node {
+        Node::Assign(Place::Local(s), _, e) => {
+            if is_card_expr(g, &slots[pi], e) {
+                changed |= mark(slots, pi, *s);
+            }
+            exprs.push(e);
+        }
+        Node::ForNext { slot, iter, .. } if iter_cards.contains(iter) => {
+            changed |= mark(slots, pi, *slot);
+        }
+        Node::Choose { arms, .. } => {
+            for a in arms {
+                if let Some(b) = &a.bind {
+                    if is_card_coll(&b.coll) {
+                        changed |= mark(slots, pi, b.slot);
+                    }
+                    exprs.push(&b.coll);
+                }
+                if let Some((slot, coll)) = &a.also {
+                    if is_card_coll(coll) {
+                        changed |= mark(slots, pi, *slot);
+                    }
+                    exprs.push(coll);
+                }
+            }
+        }
+        Node::Call(callee, args) => {
+            for (i, a) in args.iter().enumerate() {
+                if is_card_expr(g, &slots[pi], a) {
+                    changed |= mark(slots, *callee as usize, i as u16);
+                }
+            }
+        }
+        _ => {}
+    }
+    let known = slots[pi].clone();
+    for e in exprs {
+        let mut found = Vec::new();
+        inner_binds(g, e, &mut |s, card| found.push((s, card)), &known);
+        for (s, card) in found {
+            if card {
+                changed |= mark(slots, pi, s);
+            }
+        }
+    }
+    changed
 }
 
 /// Whether a collection expression walks cards (see `Ev::coll`).

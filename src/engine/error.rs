@@ -12,16 +12,22 @@ pub enum EngineError {
     Setup(SetupError),
     /// The request is not allowed in this position.
     Illegal(Illegal),
-    /// The rules did something impossible; `phase`/`node`/`line` locate it.
+    /// The rules did something impossible: `fault` says what (its
+    /// `Display` is the one-line message), `phase`/`node`/`line` where.
     Fault {
         fault: Fault,
-        message: String,
         phase: String,
         node: u32,
         line: usize,
     },
-    /// The rules ran too long without a decision (an endless loop?).
-    Runaway { steps: u64 },
+    /// The rules ran `steps` steps without a decision (an endless loop?);
+    /// `phase`/`node`/`line` locate the node the run had reached.
+    Runaway {
+        steps: u64,
+        phase: String,
+        node: u32,
+        line: usize,
+    },
     /// Cards were lost or duplicated.
     Conservation(Conservation),
 }
@@ -82,14 +88,11 @@ impl std::fmt::Display for EngineError {
             EngineError::Illegal(e) => e.fmt(f),
             EngineError::Conservation(e) => e.fmt(f),
             EngineError::Fault {
-                message,
-                phase,
-                line,
-                ..
+                fault, phase, line, ..
             } => {
-                write!(f, "rules fault in phase `{phase}` (line {line}): {message}")
+                write!(f, "rules fault in phase `{phase}` (line {line}): {fault}")
             }
-            EngineError::Runaway { steps } => {
+            EngineError::Runaway { steps, .. } => {
                 write!(
                     f,
                     "the rules ran {steps} steps without a decision: is there an endless loop?"
@@ -140,6 +143,28 @@ impl std::fmt::Display for Conservation {
             Conservation::Twice(c) => write!(f, "card {c} appears twice"),
             Conservation::WrongZone(c) => write!(f, "card {c} is indexed in the wrong zone"),
             Conservation::Vanished { card, name } => write!(f, "card {card} ({name}) has vanished"),
+        }
+    }
+}
+
+impl EngineError {
+    /// The rules' fault, if this is one (a runaway is [`Fault::Runaway`]).
+    pub fn fault(&self) -> Option<Fault> {
+        match self {
+            EngineError::Fault { fault, .. } => Some(*fault),
+            EngineError::Runaway { .. } => Some(Fault::Runaway),
+            EngineError::Setup(SetupError::Start(fault)) => Some(*fault),
+            _ => None,
+        }
+    }
+
+    /// The phase and 1-based line where the rules faulted or ran away.
+    pub fn location(&self) -> Option<(&str, usize)> {
+        match self {
+            EngineError::Fault { phase, line, .. } | EngineError::Runaway { phase, line, .. } => {
+                Some((phase, *line))
+            }
+            _ => None,
         }
     }
 }

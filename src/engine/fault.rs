@@ -1,7 +1,8 @@
 //! The faults a running game can hit: something the rules did that has no
 //! meaning (a card that is none, a division by zero, a runaway loop). The
-//! engine reports each as [`super::EngineError::Fault`] with the phase, the
-//! node and the line where it happened.
+//! engine reports each as [`super::EngineError::Fault`] (a runaway as
+//! [`super::EngineError::Runaway`]) with the phase, the node and the line
+//! where it happened; `Display` is the one-line message.
 
 /// A runtime fault in the rules (not in the engine). The engine reports it
 /// as [`super::EngineError::Fault`] with the phase and line of the node.
@@ -75,7 +76,7 @@ impl Fault {
             Fault::TooManyCheckpoints => {
                 "more than 64 checkpoints are kept at once (each `checkpoint` needs a `rollback` or the end of its phase)"
             }
-            Fault::Runaway => "runaway",
+            Fault::Runaway => "no decision within the step budget: is there an endless loop?",
             Fault::Chance => "a random draw waits for its outcome (explicit-chance mode)",
             Fault::ChanceTooWide => {
                 "random(lo, hi) has more than 65536 outcomes, too many for explicit-chance mode"

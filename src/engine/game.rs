@@ -127,16 +127,26 @@ impl Game {
         let mut opts = self.default_options();
         for s in settings {
             let s = s.as_ref();
-            let Some((name, value)) = s.split_once('=') else {
-                return Err(SetError::NotASetting(s.to_string()));
-            };
-            self.set_option(&mut opts, name.trim(), value.trim())
+            let (name, value) = split_setting(s)?;
+            self.set_option(&mut opts, name, value)
                 .map_err(|error| SetError::Option {
                     setting: s.to_string(),
                     error,
                 })?;
         }
         Ok(opts)
+    }
+
+    /// The options in `opts` that differ from their defaults, as
+    /// `NAME=VALUE` in declaration order: what `--set` would need to give
+    /// them back ([`Game::options_from`] reads these).
+    pub fn changed_settings(&self, opts: &[i32]) -> Vec<String> {
+        self.options()
+            .iter()
+            .zip(opts)
+            .filter(|(o, v)| o.default != **v)
+            .map(|(o, v)| format!("{}={v}", o.name))
+            .collect()
     }
 
     /// Whether `players` seats can play this game.
@@ -256,6 +266,21 @@ impl std::error::Error for SetError {}
 impl From<SetError> for String {
     fn from(e: SetError) -> String {
         e.to_string()
+    }
+}
+
+/// One `NAME=VALUE` setting split at its first `=`, both sides trimmed:
+/// the one reader of the form, for `--set` ([`Game::options_from`]), the
+/// REPL's variant files and rulecheck's variant files and `--vary`.
+///
+/// ```
+/// assert_eq!(grail::engine::split_setting(" target = 50"), Ok(("target", "50")));
+/// assert!(grail::engine::split_setting("target").is_err());
+/// ```
+pub fn split_setting(text: &str) -> Result<(&str, &str), SetError> {
+    match text.split_once('=') {
+        Some((name, value)) => Ok((name.trim(), value.trim())),
+        None => Err(SetError::NotASetting(text.to_string())),
     }
 }
 

@@ -9,8 +9,8 @@
 //! legal actions, apply, status, undo), `outcome.rs` winners, scores and
 //! invariants, `error.rs` the typed errors; `state.rs` is the data and
 //! `table.rs` the table the rules see, `undo.rs` make/unmake, `eval.rs`
-//! expressions, `exec.rs` the interpreter, `view.rs` labels, views and
-//! arranging positions.
+//! expressions, `exec.rs` the interpreter, `view.rs` labels and views,
+//! `edit.rs` arranging positions by hand (`EditError`).
 
 mod board_view;
 mod chance;
@@ -19,6 +19,7 @@ mod compile;
 mod compile_call;
 mod determinize;
 mod distinct;
+mod edit;
 mod error;
 mod eval;
 mod evaluate;
@@ -42,10 +43,11 @@ mod view;
 
 pub use chance::{CHANCE_ARM, ChanceNode, MAX_CHANCE_OUTCOMES};
 pub use determinize::{Determinizer, card_locals, relabel_locals};
+pub use edit::EditError;
 pub use error::{Conservation, EngineError, Illegal, SetupError};
 pub use eval::Fault;
 pub use exec::{Action, STEP_BUDGET};
-pub use game::{Game, OptionError, PlayersError, SetError};
+pub use game::{Game, OptionError, PlayersError, SetError, split_setting};
 pub use observe::{ActionSpace, DYNAMIC_INT_WIDTH, MAX_ARM_WIDTH};
 pub use play::{PendingChoice, Status};
 pub use probe::Probe;

@@ -142,7 +142,6 @@ impl State {
             let at = text.find("\nwinners ").map_or(0, |i| i + 1);
             EngineError::Fault {
                 fault,
-                message: fault.message().to_string(),
                 phase: "winners".into(),
                 node: 0,
                 line: game.source().line_of(at as u32),

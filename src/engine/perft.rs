@@ -81,15 +81,8 @@ impl State {
     fn resume(&mut self, game: &Game) -> Result<(), super::EngineError> {
         self.defer = false;
         if self.waiting.take().is_some() {
-            let g = game.graph();
-            self.run_with(g, &mut |_, _| {})
-                .map_err(|(f, at)| super::EngineError::Fault {
-                    fault: f,
-                    message: f.message().to_string(),
-                    phase: g.phases[at.0 as usize].name.clone(),
-                    node: at.1,
-                    line: game.line_of(at.0, at.1),
-                })?;
+            self.run_with(game.graph(), &mut |_, _| {})
+                .map_err(|(f, at)| self.fault(game, f, at))?;
         }
         Ok(())
     }
@@ -105,8 +98,10 @@ impl State {
             }
             let words: Vec<&str> = line.split_whitespace().collect();
             let r = match words.as_slice() {
-                ["arrange", zone, cards @ ..] => next.arrange(game, zone, cards),
-                ["put", var, value] => next.set_var(game, var, value),
+                ["arrange", zone, cards @ ..] => {
+                    next.arrange(game, zone, cards).map_err(String::from)
+                }
+                ["put", var, value] => next.set_var(game, var, value).map_err(String::from),
                 _ => Err("expected `arrange ZONE CARD...` or `put VARIABLE VALUE`".to_string()),
             };
             r.map_err(|e| format!("line {}: {e}", i + 1))?;

@@ -125,15 +125,23 @@ impl State {
         fault: Fault,
         (phase, node): (u16, u32),
     ) -> EngineError {
+        let (name, line) = (
+            game.graph().phases[phase as usize].name.clone(),
+            game.line_of(phase, node),
+        );
         if fault == Fault::Runaway {
-            return EngineError::Runaway { steps: STEP_BUDGET };
+            return EngineError::Runaway {
+                steps: STEP_BUDGET,
+                phase: name,
+                node,
+                line,
+            };
         }
         EngineError::Fault {
             fault,
-            message: fault.message().to_string(),
-            phase: game.graph().phases[phase as usize].name.clone(),
+            phase: name,
             node,
-            line: game.line_of(phase, node),
+            line,
         }
     }
 

@@ -1,13 +1,13 @@
 //! What people see: action labels in the chooser's view, a player's view of
-//! the table (hidden cards as `##`), the designer's view of everything, and
-//! arranging a position by card names for playtests.
+//! the table (hidden cards as `##`) and the designer's view of everything.
+//! Arranging a position by hand is `edit.rs`.
 
 use super::Game;
 use super::eval::Ev;
 use super::exec::Action;
 use super::state::State;
 use crate::graph::Node;
-use crate::hir::{LabelPart, Ty};
+use crate::hir::{LabelPart, Ty, ZoneInfo};
 use crate::syntax::ast::{Shape, Visibility};
 use std::fmt::Write;
 
@@ -163,28 +163,7 @@ impl State {
             "{} - {} players - turn {} - view of {who}",
             t.name, self.core.n, self.turns
         );
-        match (self.over, self.chooser()) {
-            (true, _) => {
-                let w: Vec<String> = self.winners(game).iter().map(|p| format!("P{p}")).collect();
-                if w.is_empty() {
-                    let _ = writeln!(out, "game over: no winner");
-                } else {
-                    let _ = writeln!(out, "game over: won by {}", w.join(", "));
-                }
-            }
-            (false, Some(p)) if self.legal_actions(game).is_empty() => {
-                let _ = writeln!(out, "stuck: P{p} must choose but has no legal option");
-            }
-            (false, Some(p)) => {
-                let _ = writeln!(out, "P{p} to choose");
-            }
-            (false, None) if self.chance_node().is_some() => {
-                let _ = writeln!(out, "a random draw is pending");
-            }
-            (false, None) => {
-                let _ = writeln!(out, "stuck: nobody can move");
-            }
-        }
+        let _ = writeln!(out, "{}", self.status_text(game));
         for (zi, z) in t.zones.iter().enumerate() {
             let base = self.core.zone_base[zi] as usize;
             if let Some(b) = z.board {
@@ -205,45 +184,79 @@ impl State {
             for inst in base..base + count {
                 let cards = self.core.zone(inst);
                 let name = self.zone_name(game, inst);
-                let text = match (z.shape, z.visibility) {
-                    (Shape::Pile, Visibility::Hidden) if viewer != Viewer::All => String::new(),
-                    (Shape::Pile, _) => {
-                        let shown = if z.visibility == Visibility::Top && viewer != Viewer::All {
-                            1
-                        } else {
-                            6
-                        };
-                        let skip = cards.len().saturating_sub(shown);
-                        let mut s = if skip > 0 {
-                            format!("({skip} below) ")
-                        } else {
-                            String::new()
-                        };
-                        let top: Vec<String> = cards[skip..]
-                            .iter()
-                            .map(|c| self.card_text(game, *c as i32, viewer))
-                            .collect();
-                        s.push_str(&top.join(" "));
-                        s
-                    }
-                    _ => {
-                        let texts: Vec<String> = cards
-                            .iter()
-                            .map(|c| self.card_text(game, *c as i32, viewer))
-                            .collect();
-                        let items = if z.shape == Shape::Set {
-                            group_equal(texts)
-                        } else {
-                            texts
-                        };
-                        // long zones wrap under their first line
-                        let body = super::board_view::wrap(&items, "", 56);
-                        body.trim_end().replace('\n', &format!("\n{:21}", ""))
-                    }
-                };
+                let text = self.zone_text(game, z, cards, viewer);
                 let _ = writeln!(out, "  {name:<14} [{:>2}] {text}", cards.len());
             }
         }
+        self.var_lines(game, viewer, &mut out);
+        out
+    }
+
+    /// The view's second line: who is to choose, who won, or why nobody can.
+    fn status_text(&self, game: &Game) -> String {
+        match (self.over, self.chooser()) {
+            (true, _) => {
+                let w: Vec<String> = self.winners(game).iter().map(|p| format!("P{p}")).collect();
+                if w.is_empty() {
+                    "game over: no winner".into()
+                } else {
+                    format!("game over: won by {}", w.join(", "))
+                }
+            }
+            (false, Some(p)) if self.legal_actions(game).is_empty() => {
+                format!("stuck: P{p} must choose but has no legal option")
+            }
+            (false, Some(p)) => format!("P{p} to choose"),
+            (false, None) if self.chance_node().is_some() => "a random draw is pending".into(),
+            (false, None) => "stuck: nobody can move".into(),
+        }
+    }
+
+    /// The cards of one zone instance as `viewer` sees them: a pile shows
+    /// its top (one card if only the top is public, nothing if hidden), a
+    /// set groups equal cards, long zones wrap.
+    fn zone_text(&self, game: &Game, z: &ZoneInfo, cards: &[u16], viewer: Viewer) -> String {
+        match (z.shape, z.visibility) {
+            (Shape::Pile, Visibility::Hidden) if viewer != Viewer::All => String::new(),
+            (Shape::Pile, _) => {
+                let shown = if z.visibility == Visibility::Top && viewer != Viewer::All {
+                    1
+                } else {
+                    6
+                };
+                let skip = cards.len().saturating_sub(shown);
+                let mut s = if skip > 0 {
+                    format!("({skip} below) ")
+                } else {
+                    String::new()
+                };
+                let top: Vec<String> = cards[skip..]
+                    .iter()
+                    .map(|c| self.card_text(game, *c as i32, viewer))
+                    .collect();
+                s.push_str(&top.join(" "));
+                s
+            }
+            _ => {
+                let texts: Vec<String> = cards
+                    .iter()
+                    .map(|c| self.card_text(game, *c as i32, viewer))
+                    .collect();
+                let items = if z.shape == Shape::Set {
+                    group_equal(texts)
+                } else {
+                    texts
+                };
+                // long zones wrap under their first line
+                let body = super::board_view::wrap(&items, "", 56);
+                body.trim_end().replace('\n', &format!("\n{:21}", ""))
+            }
+        }
+    }
+
+    /// The global variables on one line, then each player's.
+    fn var_lines(&self, game: &Game, viewer: Viewer, out: &mut String) {
+        let t = &game.graph().tables;
         let globals: Vec<String> = t
             .vars
             .iter()
@@ -272,270 +285,6 @@ impl State {
                 let _ = writeln!(out, "  P{p}: {}", vals.join("  "));
             }
         }
-        out
-    }
-
-    /// Find a zone instance by name: `draw`, `P1.slots` or `slots.1`.
-    pub fn find_zone(&self, game: &Game, name: &str) -> Result<usize, String> {
-        let t = &game.graph().tables;
-        let (zname, owner) = match name.split_once('.') {
-            Some((a, b)) if a.starts_with('P') && a[1..].parse::<usize>().is_ok() => {
-                (b, a[1..].parse().ok())
-            }
-            Some((a, b)) => (a, b.parse::<usize>().ok()),
-            None => (name, None),
-        };
-        let names: Vec<&str> = t.zones.iter().map(|z| z.name.as_str()).collect();
-        let Some(zi) = t.zones.iter().position(|z| z.name == zname) else {
-            return Err(
-                match crate::diag::did_you_mean(zname, names.iter().copied()) {
-                    Some(s) => format!("unknown zone `{zname}`: did you mean `{s}`?"),
-                    None => format!("unknown zone `{zname}`: the zones are {}", names.join(", ")),
-                },
-            );
-        };
-        let base = self.core.zone_base[zi] as usize;
-        if let Some(b) = t.zones[zi].board {
-            let board = &t.boards[b as usize];
-            let cell = name.split_once('.').map(|x| x.1).unwrap_or("");
-            return match board.cell_names.iter().position(|c| c == cell) {
-                Some(k) => Ok(base + k),
-                None => Err(format!(
-                    "`{cell}` is not a cell of board `{zname}`: write `{zname}.a1` .. `{zname}.{}`",
-                    board.cell_names.last().map(String::as_str).unwrap_or("a1")
-                )),
-            };
-        }
-        match (t.zones[zi].per_player, owner) {
-            (false, None) => Ok(base),
-            (false, Some(_)) => Err(format!("zone `{zname}` is shared: write just `{zname}`")),
-            (true, Some(p)) if p < self.core.n as usize => Ok(base + p),
-            (true, Some(p)) => Err(format!(
-                "there is no player P{p} (players are P0..P{})",
-                self.core.n - 1
-            )),
-            (true, None) => Err(format!(
-                "zone `{zname}` belongs to each player: write `P0.{zname}`"
-            )),
-        }
-    }
-
-    /// Put the named cards in a zone, bottom first, replacing what was there.
-    /// The cards displaced take the places the named cards left; any extra go
-    /// to the bottom of their deck's home zone (beneath the named cards when
-    /// the arranged zone is that home). Knowledge of every card moved (pushed ones too) is reset to what
-    /// the zone shows. The state is unchanged on error.
-    pub fn arrange(&mut self, game: &Game, zone: &str, cards: &[&str]) -> Result<(), String> {
-        let t = &game.graph().tables;
-        // `arrange BOARD` with no cards clears every cell of a board.
-        if cards.is_empty()
-            && let Some(zi) = t
-                .zones
-                .iter()
-                .position(|z| z.name == zone && z.board.is_some())
-        {
-            let base = self.core.zone_base[zi] as usize;
-            let mut zones = self.core.nested();
-            for inst in base..base + self.core.zone_count[zi] as usize {
-                for c in std::mem::take(&mut zones[inst]) {
-                    let home = self.core.zone_base[t.card_home[c as usize] as usize];
-                    zones[home as usize].insert(0, c);
-                    self.core.known[c as usize] = self.core.viewers(game.graph(), home);
-                }
-            }
-            self.core.set_zones(&zones);
-            self.relist_edited(game);
-            return Ok(());
-        }
-        let inst = self.find_zone(game, zone)?;
-        let mut chosen: Vec<u16> = Vec::new();
-        // `esquive` names the card `esquive (dodge)`: a name matches up to its bracket.
-        let named = |c: usize, name: &str| {
-            let full = &t.cards[c].name;
-            full == name || full.split(" (").next() == Some(name)
-        };
-        for name in cards {
-            let pick = (0..t.cards.len())
-                .filter(|c| named(*c, name) && !chosen.contains(&(*c as u16)))
-                // prefer a copy already in the target zone, then one in a
-                // shared zone, then one in a player's zone (which an earlier
-                // arrange may have placed there)
-                .min_by_key(|c| {
-                    let z = self.core.card_zone(*c) as usize;
-                    let home = self.core.zone_base[t.card_home[*c] as usize] as usize;
-                    (z != inst, z != home, self.core.inst_owner[z] >= 0, *c)
-                });
-            match pick {
-                Some(c) => chosen.push(c as u16),
-                None if (0..t.cards.len()).any(|c| named(c, name)) => {
-                    return Err(format!("not enough cards named `{name}` in the game"));
-                }
-                None => {
-                    let names: Vec<&str> = t.cards.iter().map(|c| c.name.as_str()).collect();
-                    return Err(
-                        match crate::diag::did_you_mean(name, names.iter().copied()) {
-                            Some(s) => format!("no card is named `{name}`: did you mean `{s}`?"),
-                            None => format!("no card is named `{name}`"),
-                        },
-                    );
-                }
-            }
-        }
-        let g = game.graph();
-        let mut zones = self.core.nested();
-        let displaced: Vec<u16> = zones[inst]
-            .iter()
-            .copied()
-            .filter(|c| !chosen.contains(c))
-            .collect();
-        // record where each chosen card came from (zone, index), then swap in
-        let mut holes: Vec<(u16, usize)> = Vec::new();
-        for c in &chosen {
-            let z = self.core.card_zone(*c as usize);
-            if z as usize != inst {
-                holes.push((z, self.core.position(*c)));
-            }
-        }
-        // Fill holes with displaced cards, in order.
-        let mut d = displaced.into_iter();
-        let mut placements: Vec<(u16, u16, usize)> = Vec::new();
-        for (z, i) in &holes {
-            if let Some(c) = d.next() {
-                placements.push((c, *z, *i));
-            }
-        }
-        let extra: Vec<u16> = d.collect();
-        // Rebuild: empty the target, then set holes, then fill target.
-        for (z, i) in &holes {
-            zones[*z as usize][*i] = u16::MAX;
-        }
-        for (c, z, i) in &placements {
-            zones[*z as usize][*i] = *c;
-        }
-        for zone in zones.iter_mut() {
-            zone.retain(|c| *c != u16::MAX);
-        }
-        zones[inst] = chosen.clone();
-        // Extra displaced cards go to the bottom of their deck's home zone
-        // (beneath the named cards when that is the arranged zone itself).
-        for c in extra.iter().rev() {
-            let home = self.core.zone_base[t.card_home[*c as usize] as usize];
-            zones[home as usize].insert(0, *c);
-        }
-        self.core.set_zones(&zones);
-        // every card that moved knows what its new zone shows: pushed into a
-        // hidden pile, it is forgotten by those who cannot see that pile
-        for (z, cards) in zones.iter().enumerate() {
-            let viewers = self.core.viewers(g, z as u16);
-            for c in cards {
-                if chosen.contains(c) || extra.contains(c) || placements.iter().any(|p| p.0 == *c) {
-                    self.core.known[*c as usize] = viewers;
-                }
-            }
-        }
-        debug_assert!(self.check_conservation(game).is_ok());
-        self.relist_edited(game);
-        Ok(())
-    }
-}
-
-impl State {
-    /// Set a variable for a playtest: `closer`, `P1.score`, with a value
-    /// written as in views (`7`, `yes`, `P2`, `none`, an enum value, a card
-    /// name). Per-card variables are not settable here. The state is
-    /// unchanged on error.
-    pub fn set_var(&mut self, game: &Game, name: &str, value: &str) -> Result<(), String> {
-        let t = &game.graph().tables;
-        let (owner, vname) = match name.split_once('.') {
-            Some((p, v)) => {
-                let seat = p
-                    .strip_prefix('P')
-                    .and_then(|n| n.parse::<usize>().ok())
-                    .filter(|n| *n < self.core.n as usize)
-                    .ok_or_else(|| {
-                        format!("`{p}` is not a seat: write P0..P{}", self.core.n - 1)
-                    })?;
-                (Some(seat), v)
-            }
-            None => (None, name),
-        };
-        let names: Vec<&str> = t
-            .vars
-            .iter()
-            .filter(|v| !v.per_card)
-            .map(|v| v.name.as_str())
-            .collect();
-        let Some(vi) = t.vars.iter().position(|v| v.name == vname && !v.per_card) else {
-            return Err(
-                match crate::diag::did_you_mean(vname, names.iter().copied()) {
-                    Some(s) => format!("unknown variable `{vname}`: did you mean `{s}`?"),
-                    None => format!(
-                        "unknown variable `{vname}`: the variables are {}",
-                        names.join(", ")
-                    ),
-                },
-            );
-        };
-        let v = &t.vars[vi];
-        let slot = match (v.per_player, owner) {
-            (true, Some(p)) => self.core.var_base[vi] as usize + p,
-            (false, None) => self.core.var_base[vi] as usize,
-            (true, None) => {
-                return Err(format!(
-                    "`{vname}` belongs to each player: write `P0.{vname}`"
-                ));
-            }
-            (false, Some(_)) => return Err(format!("`{vname}` is global: write just `{vname}`")),
-        };
-        let parsed = match v.ty {
-            Ty::Int => value
-                .parse::<i32>()
-                .map_err(|_| format!("`{vname}` takes a number, not `{value}`"))?,
-            Ty::Bool => match value {
-                "yes" | "true" => 1,
-                "no" | "false" => 0,
-                _ => return Err(format!("`{vname}` takes yes or no, not `{value}`")),
-            },
-            Ty::Player => match value {
-                "none" => -1,
-                _ => value
-                    .strip_prefix('P')
-                    .and_then(|n| n.parse::<i32>().ok())
-                    .filter(|n| *n >= 0 && *n < self.core.n as i32)
-                    .ok_or_else(|| {
-                        format!(
-                            "`{vname}` takes a seat P0..P{} or none, not `{value}`",
-                            self.core.n - 1
-                        )
-                    })?,
-            },
-            Ty::Enum(e) => {
-                let values = &t.enums[e as usize].values;
-                values.iter().position(|x| x == value).ok_or_else(|| {
-                    format!(
-                        "`{vname}` takes one of {}, not `{value}`",
-                        values.join(", ")
-                    )
-                })? as i32
-            }
-            Ty::Zone => match value {
-                "none" => -1,
-                _ => self.find_zone(game, value)? as i32,
-            },
-            Ty::Card => match value {
-                "none" => -1,
-                _ => t
-                    .cards
-                    .iter()
-                    .position(|c| c.name == value)
-                    .ok_or_else(|| format!("no card is named `{value}`"))?
-                    as i32,
-            },
-            _ => return Err(format!("`{vname}` cannot be set by hand")),
-        };
-        self.core.vars[slot] = parsed;
-        self.relist_edited(game);
-        Ok(())
     }
 }
 

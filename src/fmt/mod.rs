@@ -197,25 +197,46 @@ pub fn layout(src: &str) -> String {
     let line_starts: Vec<usize> = std::iter::once(0)
         .chain(src.match_indices('\n').map(|(i, _)| i + 1))
         .collect();
-    let line_of = |off: u32| line_starts.partition_point(|&s| s <= off as usize) - 1;
     // Pass 1: the lines, and the indentation of each line of code.
-    struct Line {
-        no: usize,
-        toks: std::ops::Range<usize>,
-        orig: usize,
-        /// Indentation: for a comment line, the depth's (filled in below).
-        indent: usize,
-        comment: bool,
-        closes: bool,
-        /// In a `pattern` declaration; the bracket depth at the line's start.
-        pattern: bool,
-        parens: usize,
-    }
+    let mut lines = plan_lines(src, &tokens, &line_starts);
+    indent_comments(&mut lines);
+    // Pass 2: write the lines.
+    write_lines(src, &tokens, &line_starts, &lines)
+}
+
+/// One line of the input as the layout sees it.
+struct Line {
+    no: usize,
+    toks: std::ops::Range<usize>,
+    orig: usize,
+    /// Indentation: for a comment line, the depth's (filled in below).
+    indent: usize,
+    comment: bool,
+    closes: bool,
+    /// In a `pattern` declaration; the bracket depth at the line's start.
+    pattern: bool,
+    parens: usize,
+}
+
+/// The brace and bracket depth, the last code token and the statement
+/// being continued, carried from line to line by [`plan_lines`].
+#[derive(Default)]
+struct Depth {
+    braces: usize,
+    parens: usize,
+    last_code: Option<usize>,
+    /// The canonical and original indentation of the statement's first line.
+    stmt: (usize, usize),
+    pattern: bool,
+}
+
+/// Splits the tokens into lines and works out each code line's indentation:
+/// two spaces per open brace, continuation lines kept relative to their
+/// statement.
+fn plan_lines(src: &str, tokens: &[Token], line_starts: &[usize]) -> Vec<Line> {
+    let line_of = |off: u32| line_starts.partition_point(|&s| s <= off as usize) - 1;
     let mut lines: Vec<Line> = Vec::new();
-    let (mut braces, mut parens) = (0usize, 0usize);
-    let (mut stmt_canon, mut stmt_orig) = (0usize, 0usize);
-    let mut last_code: Option<usize> = None;
-    let mut pattern = false;
+    let mut d = Depth::default();
     let mut i = 0;
     while i < tokens.len() {
         let no = line_of(tokens[i].span.start);
@@ -229,23 +250,22 @@ pub fn layout(src: &str) -> String {
         let first = &tokens[i];
         let ft = first.text(src);
         let comment = first.kind == Kind::Comment;
-        let last_text = last_code.map(|k| tokens[k].text(src));
-        let open_before = parens > 0 || last_text.is_some_and(is_open_end);
+        let last_text = d.last_code.map(|k| tokens[k].text(src));
+        let open_before = d.parens > 0 || last_text.is_some_and(is_open_end);
         let cont = !comment
             && (open_before
                 || (is_cont_start(ft)
                     && matches!(first.kind, Kind::Punct | Kind::Word)
                     && !(ft == "else" && last_text == Some("}"))));
-        if !comment && braces == 0 && parens == 0 && !cont && first.kind == Kind::Word {
-            pattern = ft == "pattern";
+        if !comment && d.braces == 0 && d.parens == 0 && !cont && first.kind == Kind::Word {
+            d.pattern = ft == "pattern";
         }
-        let canon = 2 * braces.saturating_sub(usize::from(ft == "}"));
+        let canon = 2 * d.braces.saturating_sub(usize::from(ft == "}"));
         let indent = if cont {
-            stmt_canon + orig.saturating_sub(stmt_orig).max(2)
+            d.stmt.0 + orig.saturating_sub(d.stmt.1).max(2)
         } else {
             if !comment {
-                stmt_canon = canon;
-                stmt_orig = orig;
+                d.stmt = (canon, orig);
             }
             canon
         };
@@ -256,27 +276,37 @@ pub fn layout(src: &str) -> String {
             indent,
             comment,
             closes: ft == "}",
-            pattern,
-            parens,
+            pattern: d.pattern,
+            parens: d.parens,
         });
-        for (k, t) in tokens[i..j].iter().enumerate() {
-            if t.kind == Kind::Punct {
-                match t.text(src) {
-                    "{" => braces += 1,
-                    "}" => braces = braces.saturating_sub(1),
-                    "(" | "[" => parens += 1,
-                    ")" | "]" => parens = parens.saturating_sub(1),
-                    _ => {}
-                }
-            }
-            if t.kind != Kind::Comment {
-                last_code = Some(i + k);
-            }
-        }
+        track_depth(src, tokens, i..j, &mut d);
         i = j;
     }
-    // A comment line takes the indentation of the code it comes before
-    // (but not of a closing `}`).
+    lines
+}
+
+/// Counts the braces and brackets of one line's tokens into `d`.
+fn track_depth(src: &str, tokens: &[Token], toks: std::ops::Range<usize>, d: &mut Depth) {
+    for k in toks {
+        let t = &tokens[k];
+        if t.kind == Kind::Punct {
+            match t.text(src) {
+                "{" => d.braces += 1,
+                "}" => d.braces = d.braces.saturating_sub(1),
+                "(" | "[" => d.parens += 1,
+                ")" | "]" => d.parens = d.parens.saturating_sub(1),
+                _ => {}
+            }
+        }
+        if t.kind != Kind::Comment {
+            d.last_code = Some(k);
+        }
+    }
+}
+
+/// A comment line takes the indentation of the code it comes before
+/// (but not of a closing `}`).
+fn indent_comments(lines: &mut [Line]) {
     let mut next_code: Option<(usize, bool)> = None;
     for l in lines.iter_mut().rev() {
         if l.comment {
@@ -287,12 +317,17 @@ pub fn layout(src: &str) -> String {
             next_code = Some((l.indent, l.closes));
         }
     }
-    // Pass 2: write the lines.
+}
+
+/// Writes the planned lines: indentation, then the tokens with the spaces
+/// between them; a comment continuing the trailing comment of the line
+/// above stays in its column.
+fn write_lines(src: &str, tokens: &[Token], line_starts: &[usize], lines: &[Line]) -> String {
     let mut out = String::with_capacity(src.len() + src.len() / 8);
     // The original and new column of the last line's trailing comment.
     let mut trailing: Option<(usize, usize)> = None;
     let mut prev_no: Option<usize> = None;
-    for l in &lines {
+    for l in lines {
         if let Some(pl) = prev_no {
             out.push('\n');
             if l.no > pl + 1 {
@@ -308,36 +343,7 @@ pub fn layout(src: &str) -> String {
             out.push(' ');
         }
         let line_out = out.len() - indent;
-        let mut next_trailing = None;
-        let mut parens = l.parens;
-        for k in l.toks.clone() {
-            let t = &tokens[k];
-            if k > l.toks.start {
-                let prev = &tokens[k - 1];
-                if t.kind == Kind::Comment {
-                    let gap = (t.span.start - prev.span.end).max(1);
-                    for _ in 0..gap {
-                        out.push(' ');
-                    }
-                    let orig_col = src[line_starts[l.no]..t.span.start as usize]
-                        .chars()
-                        .count();
-                    let new_col = out[line_out..].chars().count();
-                    next_trailing = Some((orig_col, new_col));
-                } else {
-                    let before = (k >= 2).then(|| &tokens[k - 2]);
-                    if space(src, before, prev, t, l.pattern, l.pattern && parens > 0) {
-                        out.push(' ');
-                    }
-                }
-            }
-            out.push_str(t.text(src));
-            match t.text(src) {
-                "(" | "[" if t.kind == Kind::Punct => parens += 1,
-                ")" | "]" if t.kind == Kind::Punct => parens = parens.saturating_sub(1),
-                _ => {}
-            }
-        }
+        let next_trailing = write_tokens(src, tokens, line_starts[l.no], l, &mut out, line_out);
         if l.comment {
             if trailing.is_none_or(|(o, _)| o != l.orig) {
                 trailing = None;
@@ -351,6 +357,47 @@ pub fn layout(src: &str) -> String {
         out.push('\n');
     }
     out
+}
+
+/// Writes one line's tokens after its indentation (`out[line_out..]` is the
+/// line so far); returns the original and new column of a trailing comment.
+fn write_tokens(
+    src: &str,
+    tokens: &[Token],
+    line_start: usize,
+    l: &Line,
+    out: &mut String,
+    line_out: usize,
+) -> Option<(usize, usize)> {
+    let mut next_trailing = None;
+    let mut parens = l.parens;
+    for k in l.toks.clone() {
+        let t = &tokens[k];
+        if k > l.toks.start {
+            let prev = &tokens[k - 1];
+            if t.kind == Kind::Comment {
+                let gap = (t.span.start - prev.span.end).max(1);
+                for _ in 0..gap {
+                    out.push(' ');
+                }
+                let orig_col = src[line_start..t.span.start as usize].chars().count();
+                let new_col = out[line_out..].chars().count();
+                next_trailing = Some((orig_col, new_col));
+            } else {
+                let before = (k >= 2).then(|| &tokens[k - 2]);
+                if space(src, before, prev, t, l.pattern, l.pattern && parens > 0) {
+                    out.push(' ');
+                }
+            }
+        }
+        out.push_str(t.text(src));
+        match t.text(src) {
+            "(" | "[" if t.kind == Kind::Punct => parens += 1,
+            ")" | "]" if t.kind == Kind::Punct => parens = parens.saturating_sub(1),
+            _ => {}
+        }
+    }
+    next_trailing
 }
 
 /// How many lines differ between two texts (a longest-common-subsequence

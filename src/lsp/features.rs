@@ -189,74 +189,25 @@ pub fn completion(a: &Analysis, pos: Position) -> Vec<CompletionItem> {
         .trim_end_matches(|c: char| c.is_ascii_alphanumeric() || c == '_')
         .len();
     let head = &before[..partial];
-    let mut seen = std::collections::HashSet::new();
-    let mut out = Vec::new();
-    let mut push = |ci: CompletionItem| {
-        if seen.insert(ci.label.clone()) {
-            out.push(ci);
-        }
-    };
+    let mut items = Items::default();
     if let Some(recv_end) = head.strip_suffix('.') {
         let recv = &recv_end[recv_end
             .trim_end_matches(|c: char| c.is_ascii_alphanumeric() || c == '_')
             .len()..];
-        let ty = receiver_type(a, off as u32, recv);
-        let player = ty.as_deref().is_none_or(|t| t == "player");
-        let card = ty.as_deref().is_none_or(|t| t != "player");
-        for d in &a.decls {
-            let fits =
-                (player && d.per_player) || (card && (d.per_card || d.kind == DeclKind::Attr));
-            if fits {
-                push(item(&d.name, kind_of(d.kind), &d.detail));
-            }
-        }
-        return out;
+        members(a, off, recv, &mut items);
+        return items.out;
     }
-    let depth = a
-        .tokens
-        .iter()
-        .take_while(|t| (t.span.end as usize) <= off)
-        .fold(0i32, |d, t| match t.text(&a.joined) {
-            "{" => d + 1,
-            "}" => (d - 1).max(0),
-            _ => d,
-        });
-    let inside = depth > 0
-        || a.item_at(off as u32).is_some_and(|i| {
-            matches!(
-                a.items[i].keyword.as_str(),
-                "fn" | "invariant" | "winners" | "evaluate" | "var"
-            )
-        });
+    let inside = inside_body(a, off);
     if !inside && head.trim().is_empty() {
         for k in lex::DECL_KEYWORDS {
-            push(item(k, CompletionItemKind::KEYWORD, "declaration"));
+            items.push(item(k, CompletionItemKind::KEYWORD, "declaration"));
         }
     }
     if inside {
-        if let Some(i) = a.item_at(off as u32) {
-            for l in &a.items[i].locals {
-                if l.span.start as usize <= off {
-                    push(item(
-                        &l.name,
-                        CompletionItemKind::VARIABLE,
-                        l.ty.as_deref().unwrap_or("local"),
-                    ));
-                }
-            }
-        }
-        for k in statement_keywords() {
-            push(item(k, CompletionItemKind::KEYWORD, "keyword"));
-        }
-        for (n, _) in crate::hir::Builtin::ALL {
-            push(item(n, CompletionItemKind::FUNCTION, "built-in function"));
-        }
-        for n in BUILTIN_VALUES {
-            push(item(n, CompletionItemKind::VALUE, "built-in value"));
-        }
+        body_words(a, off, &mut items);
     }
     for n in BUILTIN_TYPES {
-        push(item(n, CompletionItemKind::TYPE_PARAMETER, "built-in type"));
+        items.push(item(n, CompletionItemKind::TYPE_PARAMETER, "built-in type"));
     }
     for d in &a.decls {
         if !matches!(
@@ -268,10 +219,85 @@ pub fn completion(a: &Analysis, pos: Position) -> Vec<CompletionItem> {
                 | DeclKind::Invariant
                 | DeclKind::Variant
         ) {
-            push(item(&d.name, kind_of(d.kind), &d.detail));
+            items.push(item(&d.name, kind_of(d.kind), &d.detail));
         }
     }
-    out
+    items.out
+}
+
+/// Completion items, each label once (the first offered wins).
+#[derive(Default)]
+struct Items {
+    seen: std::collections::HashSet<String>,
+    out: Vec<CompletionItem>,
+}
+
+impl Items {
+    fn push(&mut self, ci: CompletionItem) {
+        if self.seen.insert(ci.label.clone()) {
+            self.out.push(ci);
+        }
+    }
+}
+
+/// The fields after `recv.`: per-player variables for a player, per-card
+/// variables and attributes for a card, both when the type is unknown.
+fn members(a: &Analysis, off: usize, recv: &str, items: &mut Items) {
+    let ty = receiver_type(a, off as u32, recv);
+    let player = ty.as_deref().is_none_or(|t| t == "player");
+    let card = ty.as_deref().is_none_or(|t| t != "player");
+    for d in &a.decls {
+        let fits = (player && d.per_player) || (card && (d.per_card || d.kind == DeclKind::Attr));
+        if fits {
+            items.push(item(&d.name, kind_of(d.kind), &d.detail));
+        }
+    }
+}
+
+/// Whether `off` is inside braces, or in an item whose body is an
+/// expression (`fn`, `invariant`, `winners`, `evaluate`, `var`).
+fn inside_body(a: &Analysis, off: usize) -> bool {
+    let depth = a
+        .tokens
+        .iter()
+        .take_while(|t| (t.span.end as usize) <= off)
+        .fold(0i32, |d, t| match t.text(&a.joined) {
+            "{" => d + 1,
+            "}" => (d - 1).max(0),
+            _ => d,
+        });
+    depth > 0
+        || a.item_at(off as u32).is_some_and(|i| {
+            matches!(
+                a.items[i].keyword.as_str(),
+                "fn" | "invariant" | "winners" | "evaluate" | "var"
+            )
+        })
+}
+
+/// Inside a body: the item's locals declared before `off`, statement
+/// keywords, built-in functions and values.
+fn body_words(a: &Analysis, off: usize, items: &mut Items) {
+    if let Some(i) = a.item_at(off as u32) {
+        for l in &a.items[i].locals {
+            if l.span.start as usize <= off {
+                items.push(item(
+                    &l.name,
+                    CompletionItemKind::VARIABLE,
+                    l.ty.as_deref().unwrap_or("local"),
+                ));
+            }
+        }
+    }
+    for k in statement_keywords() {
+        items.push(item(k, CompletionItemKind::KEYWORD, "keyword"));
+    }
+    for (n, _) in crate::hir::Builtin::ALL {
+        items.push(item(n, CompletionItemKind::FUNCTION, "built-in function"));
+    }
+    for n in BUILTIN_VALUES {
+        items.push(item(n, CompletionItemKind::VALUE, "built-in value"));
+    }
 }
 
 /// The type of a receiver before `.`: a local's declared type, `player`

@@ -234,13 +234,9 @@ impl Server {
             .ok_or((-32602, format!("`{}` is not open", uri.as_str())))
     }
 
-    fn answer(&mut self, req: Request) -> Result<serde_json::Value, (i32, String)> {
-        fn params<P: serde::de::DeserializeOwned>(req: Request) -> Result<P, (i32, String)> {
-            serde_json::from_value(req.params).map_err(|e| (-32602, e.to_string()))
-        }
-        fn json<T: serde::Serialize>(v: T) -> Result<serde_json::Value, (i32, String)> {
-            serde_json::to_value(v).map_err(|e| (-32603, e.to_string()))
-        }
+    /// One arm per request the server answers; the longer answers are the
+    /// methods below.
+    fn answer(&mut self, req: Request) -> Reply {
         let _: &RequestId = &req.id;
         match req.method.as_str() {
             request::HoverRequest::METHOD => {
@@ -259,62 +255,8 @@ impl Server {
                         .map(GotoDefinitionResponse::Scalar),
                 )
             }
-            request::References::METHOD => {
-                let p: ReferenceParams = params(req)?;
-                let tp = p.text_document_position;
-                let uri = tp.text_document.uri;
-                let a = self.doc(&uri)?;
-                let Some(name) = features::global_at(a, tp.position) else {
-                    return json(Vec::<Location>::new());
-                };
-                let edits = self.rename_set(&uri, &name, &name)?;
-                let mut locs: Vec<Location> = edits
-                    .into_iter()
-                    .flat_map(|(u, es)| {
-                        es.into_iter()
-                            .map(move |e| Location::new(u.clone(), e.range))
-                    })
-                    .collect();
-                if !p.context.include_declaration {
-                    let decl_spans: Vec<Location> = a
-                        .decls_named(&name)
-                        .iter()
-                        .filter_map(|d| a.location(d.span))
-                        .map(|(u, r)| Location::new(u, r))
-                        .collect();
-                    locs.retain(|l| !decl_spans.contains(l));
-                }
-                locs.sort_by_key(|l| {
-                    (
-                        l.uri.as_str().to_string(),
-                        l.range.start.line,
-                        l.range.start.character,
-                    )
-                });
-                json(locs)
-            }
-            request::Rename::METHOD => {
-                let p: RenameParams = params(req)?;
-                let tp = p.text_document_position;
-                if !features::valid_name(&p.new_name) {
-                    return Err((
-                        -32602,
-                        format!("`{}` is not a name (or is a keyword)", p.new_name),
-                    ));
-                }
-                let a = self.doc(&tp.text_document.uri)?;
-                let Some(name) = features::global_at(a, tp.position) else {
-                    return Err((
-                        -32602,
-                        "only top-level names and enum values can be renamed".into(),
-                    ));
-                };
-                let changes = self.rename_set(&tp.text_document.uri, &name, &p.new_name)?;
-                json(WorkspaceEdit {
-                    changes: Some(changes),
-                    ..Default::default()
-                })
-            }
+            request::References::METHOD => self.references(params(req)?),
+            request::Rename::METHOD => self.rename(params(req)?),
             request::Completion::METHOD => {
                 let p: CompletionParams = params(req)?;
                 let tp = p.text_document_position;
@@ -340,21 +282,84 @@ impl Server {
                     data: outline::semantic_tokens(self.doc(&p.text_document.uri)?),
                 }))
             }
-            request::Formatting::METHOD => {
-                let p: DocumentFormattingParams = params(req)?;
-                let a = self.doc(&p.text_document.uri)?;
-                let own = a.own();
-                match crate::fmt::format(&own.text) {
-                    Ok(f) if f != own.text => json(vec![TextEdit {
-                        range: own.lines.range(&own.text, 0, own.text.len()),
-                        new_text: f,
-                    }]),
-                    Ok(_) => json(Vec::<TextEdit>::new()),
-                    // A file with syntax errors is left as it is.
-                    Err(_) => json(serde_json::Value::Null),
-                }
-            }
+            request::Formatting::METHOD => self.formatting(params(req)?),
             _ => Err((-32601, format!("`{}` is not supported", req.method))),
+        }
+    }
+
+    /// Every use of the top-level name under the cursor, in this document,
+    /// its bases and the open variants built on it, sorted.
+    fn references(&self, p: ReferenceParams) -> Reply {
+        let tp = p.text_document_position;
+        let uri = tp.text_document.uri;
+        let a = self.doc(&uri)?;
+        let Some(name) = features::global_at(a, tp.position) else {
+            return json(Vec::<Location>::new());
+        };
+        let edits = self.rename_set(&uri, &name, &name)?;
+        let mut locs: Vec<Location> = edits
+            .into_iter()
+            .flat_map(|(u, es)| {
+                es.into_iter()
+                    .map(move |e| Location::new(u.clone(), e.range))
+            })
+            .collect();
+        if !p.context.include_declaration {
+            let decl_spans: Vec<Location> = a
+                .decls_named(&name)
+                .iter()
+                .filter_map(|d| a.location(d.span))
+                .map(|(u, r)| Location::new(u, r))
+                .collect();
+            locs.retain(|l| !decl_spans.contains(l));
+        }
+        locs.sort_by_key(|l| {
+            (
+                l.uri.as_str().to_string(),
+                l.range.start.line,
+                l.range.start.character,
+            )
+        });
+        json(locs)
+    }
+
+    /// The edits renaming the top-level name under the cursor, if the new
+    /// name is one.
+    fn rename(&self, p: RenameParams) -> Reply {
+        let tp = p.text_document_position;
+        if !features::valid_name(&p.new_name) {
+            return Err((
+                -32602,
+                format!("`{}` is not a name (or is a keyword)", p.new_name),
+            ));
+        }
+        let a = self.doc(&tp.text_document.uri)?;
+        let Some(name) = features::global_at(a, tp.position) else {
+            return Err((
+                -32602,
+                "only top-level names and enum values can be renamed".into(),
+            ));
+        };
+        let changes = self.rename_set(&tp.text_document.uri, &name, &p.new_name)?;
+        json(WorkspaceEdit {
+            changes: Some(changes),
+            ..Default::default()
+        })
+    }
+
+    /// The whole document in the canonical layout, as one edit (none when
+    /// it is already canonical or does not parse).
+    fn formatting(&self, p: DocumentFormattingParams) -> Reply {
+        let a = self.doc(&p.text_document.uri)?;
+        let own = a.own();
+        match crate::fmt::format(&own.text) {
+            Ok(f) if f != own.text => json(vec![TextEdit {
+                range: own.lines.range(&own.text, 0, own.text.len()),
+                new_text: f,
+            }]),
+            Ok(_) => json(Vec::<TextEdit>::new()),
+            // A file with syntax errors is left as it is.
+            Err(_) => json(serde_json::Value::Null),
         }
     }
 
@@ -385,4 +390,17 @@ impl Server {
         }
         Ok(features::rename_edits(&set, name, new))
     }
+}
+
+/// An answer to a request, or its JSON-RPC error code and message.
+type Reply = Result<serde_json::Value, (i32, String)>;
+
+/// A request's parameters, or an invalid-params error.
+fn params<P: serde::de::DeserializeOwned>(req: Request) -> Result<P, (i32, String)> {
+    serde_json::from_value(req.params).map_err(|e| (-32602, e.to_string()))
+}
+
+/// A result as JSON, or an internal error.
+fn json<T: serde::Serialize>(v: T) -> Reply {
+    serde_json::to_value(v).map_err(|e| (-32603, e.to_string()))
 }

@@ -175,43 +175,14 @@ fn load_history(editor: &mut Editor<ReplHelper, DefaultHistory>, path: &Path) {
 pub fn interactive(session: &mut Session, history: Option<PathBuf>, intro: &str) -> u8 {
     let color = std::io::IsTerminal::is_terminal(&std::io::stdout()) && color_allowed();
     session.color = color;
-    let config = Config::builder()
-        .completion_type(rustyline::CompletionType::List)
-        .max_history_size(5000)
-        .and_then(|b| b.history_ignore_dups(true))
-        .map(|b| {
-            b.history_ignore_space(true)
-                .color_mode(match color {
-                    true => rustyline::ColorMode::Enabled,
-                    false => rustyline::ColorMode::Disabled,
-                })
-                .auto_add_history(false)
-                .build()
-        });
-    let editor = config.and_then(Editor::<ReplHelper, DefaultHistory>::with_config);
-    let mut editor = match editor {
+    let mut editor = match line_editor(session, color) {
         Ok(e) => e,
         Err(e) => {
             eprintln!("error: cannot start the line editor: {e}");
             return 1;
         }
     };
-    editor.set_helper(Some(ReplHelper {
-        words: Words::of(session),
-        color,
-        files: FilenameCompleter::new(),
-    }));
-    // a device or a folder is no history file (`/dev/full` never ends)
-    let history = history.filter(|path| {
-        let special = path.exists() && !path.metadata().is_ok_and(|m| m.is_file());
-        if special {
-            eprintln!(
-                "error: the history `{}` is not a regular file; no history is kept",
-                path.display()
-            );
-        }
-        !special
-    });
+    let history = history.filter(|path| usable_history(path));
     if let Some(path) = &history {
         load_history(&mut editor, path);
     }
@@ -258,6 +229,47 @@ pub fn interactive(session: &mut Session, history: Option<PathBuf>, intro: &str)
             }
         }
     }
+}
+
+/// The line editor with the session's completion and, on a terminal,
+/// colour; history is added by hand (only lines that were not blank).
+fn line_editor(
+    session: &Session,
+    color: bool,
+) -> rustyline::Result<Editor<ReplHelper, DefaultHistory>> {
+    let config = Config::builder()
+        .completion_type(rustyline::CompletionType::List)
+        .max_history_size(5000)
+        .and_then(|b| b.history_ignore_dups(true))
+        .map(|b| {
+            b.history_ignore_space(true)
+                .color_mode(match color {
+                    true => rustyline::ColorMode::Enabled,
+                    false => rustyline::ColorMode::Disabled,
+                })
+                .auto_add_history(false)
+                .build()
+        })?;
+    let mut editor = Editor::<ReplHelper, DefaultHistory>::with_config(config)?;
+    editor.set_helper(Some(ReplHelper {
+        words: Words::of(session),
+        color,
+        files: FilenameCompleter::new(),
+    }));
+    Ok(editor)
+}
+
+/// Whether `path` can keep the history: a device or a folder is no
+/// history file (`/dev/full` never ends); says so when it is not.
+fn usable_history(path: &std::path::Path) -> bool {
+    let special = path.exists() && !path.metadata().is_ok_and(|m| m.is_file());
+    if special {
+        eprintln!(
+            "error: the history `{}` is not a regular file; no history is kept",
+            path.display()
+        );
+    }
+    !special
 }
 
 #[cfg(test)]

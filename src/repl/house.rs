@@ -109,13 +109,13 @@ fn read_variant(game: &Game, path: &str, text: &str) -> Result<Vec<(String, i32)
             if line.is_empty() {
                 continue;
             }
-            let Some((name, value)) = line.split_once('=') else {
-                return Err(format!(
+            let (name, value) = crate::engine::split_setting(line).map_err(|_| {
+                format!(
                     "variant `{path}` line {}: write OPT=VALUE, not '{line}'",
                     i + 1
-                ));
-            };
-            pairs.push((i + 1, name.trim().to_string(), value.trim().to_string()));
+                )
+            })?;
+            pairs.push((i + 1, name.to_string(), value.to_string()));
         }
         pairs
     };

@@ -34,13 +34,12 @@ impl Variant {
             if code.is_empty() {
                 continue;
             }
-            let Some((name, value)) = code.split_once('=') else {
+            let Ok((name, value)) = crate::engine::split_setting(code) else {
                 return Err(format!(
                     "{path}:{}: expected `OPTION=VALUE`, not `{code}`",
                     i + 1
                 ));
             };
-            let (name, value) = (name.trim(), value.trim());
             if name.is_empty() || value.is_empty() {
                 return Err(format!(
                     "{path}:{}: expected `OPTION=VALUE`, not `{code}`",
@@ -94,15 +93,14 @@ pub struct Vary {
 
 impl Vary {
     pub fn parse(arg: &str) -> Result<Vary, String> {
-        let Some((name, values)) = arg.split_once('=') else {
-            return Err(format!("--vary takes OPTION=V1,V2,..., not `{arg}`"));
-        };
+        let bad = || format!("--vary takes OPTION=V1,V2,..., not `{arg}`");
+        let (name, values) = crate::engine::split_setting(arg).map_err(|_| bad())?;
         let values: Vec<String> = values.split(',').map(|v| v.trim().to_string()).collect();
-        if name.trim().is_empty() || values.iter().any(String::is_empty) {
-            return Err(format!("--vary takes OPTION=V1,V2,..., not `{arg}`"));
+        if name.is_empty() || values.iter().any(String::is_empty) {
+            return Err(bad());
         }
         Ok(Vary {
-            option: name.trim().to_string(),
+            option: name.to_string(),
             values,
         })
     }
@@ -186,12 +184,7 @@ pub struct Column {
 impl Column {
     /// `--set name=value` for each option that differs from its default.
     pub fn set_args(&self, game: &Game) -> Vec<String> {
-        game.options()
-            .iter()
-            .zip(&self.options)
-            .filter(|(o, v)| o.default != **v)
-            .map(|(o, v)| format!("{}={v}", o.name))
-            .collect()
+        game.changed_settings(&self.options)
     }
 }
 

@@ -248,7 +248,7 @@ fn trouble(
     let found = match played {
         Err(e) => {
             let m = match &e {
-                EngineError::Fault { message, .. } => format!("at setup: {message}"),
+                EngineError::Fault { fault, .. } => format!("at setup: {fault}"),
                 _ => format!("at setup: {e}"),
             };
             (kind_of(&e), fault_at(game, &e, None), 0, false, m)
@@ -290,7 +290,7 @@ fn trouble(
                 }
                 Stop::Fault(e) => {
                     let m = match &e {
-                        EngineError::Fault { message, .. } => format!("move {taken}: {message}"),
+                        EngineError::Fault { fault, .. } => format!("move {taken}: {fault}"),
                         _ => format!("move {taken}: {e}"),
                     };
                     (

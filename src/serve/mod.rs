@@ -114,29 +114,9 @@ fn lan_address() -> Option<std::net::IpAddr> {
 
 /// `grail serve`: returns the exit code.
 pub fn run(args: ServeArgs) -> u8 {
-    let game = match Game::load(&args.file) {
-        Ok(g) => g,
-        Err(d) => {
-            eprint!("{}", d.render_auto());
-            return 1;
-        }
-    };
-    let opts = match options_from(&game, &args.set) {
-        Ok(o) => o,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return 2;
-        }
-    };
-    let players = args.players.unwrap_or(game.players().0);
-    let seed = args.seed.unwrap_or_else(random_seed);
-    let server = Server::new(game, &args.file, Duration::from_millis(args.bot_delay));
-    let table = match server.open(players, seed, &opts) {
+    let (server, table, players, seed) = match open_table(&args) {
         Ok(t) => t,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return 2;
-        }
+        Err(code) => return code,
     };
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -168,31 +148,7 @@ pub fn run(args: ServeArgs) -> u8 {
             }
         };
         let port = listener.local_addr().map(|a| a.port()).unwrap_or(args.port);
-        let host = match args.bind.as_str() {
-            "0.0.0.0" | "::" => lan_address()
-                .map(|ip| ip.to_string())
-                .unwrap_or_else(|| "localhost".into()),
-            other => other.to_string(),
-        };
-        let base = format!("http://{host}:{port}");
-        let (seats, designer) = table.links();
-        // a closed standard output (`| head`) must not stop the server
-        let mut out = std::io::stdout().lock();
-        let _ = writeln!(
-            out,
-            "{}: {players} players, seed {seed}. Send each player their own link:",
-            server.game.name()
-        );
-        for (p, link) in seats.iter().enumerate() {
-            let _ = writeln!(out, "  P{p}:       {base}{link}");
-        }
-        let _ = writeln!(
-            out,
-            "  designer: {base}{designer}   (keep this one to yourself)"
-        );
-        let _ = writeln!(out, "Ctrl-C stops the server.");
-        let _ = out.flush();
-        drop(out);
+        print_links(&server, &table, &args.bind, port, players, seed);
         let app = router(Arc::new(server));
         match axum::serve(listener, app)
             .with_graceful_shutdown(async {
@@ -207,4 +163,56 @@ pub fn run(args: ServeArgs) -> u8 {
             }
         }
     })
+}
+
+/// Loads the rules, reads the options and opens the table; on an error,
+/// says it and gives the exit code.
+fn open_table(args: &ServeArgs) -> Result<(Server, Arc<Table>, usize, u64), u8> {
+    let game = match Game::load(&args.file) {
+        Ok(g) => g,
+        Err(d) => {
+            eprint!("{}", d.render_auto());
+            return Err(1);
+        }
+    };
+    let opts = options_from(&game, &args.set).map_err(|e| {
+        eprintln!("error: {e}");
+        2
+    })?;
+    let players = args.players.unwrap_or(game.players().0);
+    let seed = args.seed.unwrap_or_else(random_seed);
+    let server = Server::new(game, &args.file, Duration::from_millis(args.bot_delay));
+    let table = server.open(players, seed, &opts).map_err(|e| {
+        eprintln!("error: {e}");
+        2
+    })?;
+    Ok((server, table, players, seed))
+}
+
+/// Prints each seat's link and the designer's; a closed standard output
+/// (`| head`) must not stop the server.
+fn print_links(server: &Server, table: &Table, bind: &str, port: u16, players: usize, seed: u64) {
+    let host = match bind {
+        "0.0.0.0" | "::" => lan_address()
+            .map(|ip| ip.to_string())
+            .unwrap_or_else(|| "localhost".into()),
+        other => other.to_string(),
+    };
+    let base = format!("http://{host}:{port}");
+    let (seats, designer) = table.links();
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(
+        out,
+        "{}: {players} players, seed {seed}. Send each player their own link:",
+        server.game.name()
+    );
+    for (p, link) in seats.iter().enumerate() {
+        let _ = writeln!(out, "  P{p}:       {base}{link}");
+    }
+    let _ = writeln!(
+        out,
+        "  designer: {base}{designer}   (keep this one to yourself)"
+    );
+    let _ = writeln!(out, "Ctrl-C stops the server.");
+    let _ = out.flush();
 }

@@ -26,12 +26,7 @@ impl Timing {
 
 /// Non-default options as `name=value`, in declaration order.
 fn changed_options(game: &Game, cfg: &SimConfig) -> Vec<String> {
-    game.options()
-        .iter()
-        .zip(&cfg.options)
-        .filter(|(o, v)| o.default != **v)
-        .map(|(o, v)| format!("{}={v}", o.name))
-        .collect()
+    game.changed_settings(&cfg.options)
 }
 
 /// `random`, or `greedy,random` when the seats differ.
@@ -82,76 +77,9 @@ pub fn text(game: &Game, cfg: &SimConfig, r: &SimReport, t: Timing) -> String {
         cfg.seed
     );
     let _ = writeln!(s, "games      {} played, {} finished", r.games, r.finished);
-    if r.errors() == 0 {
-        let _ = writeln!(s, "errors     none");
-    } else {
-        let _ = writeln!(
-            s,
-            "errors     {} stuck, {} faults, {} unfinished",
-            r.stuck.count, r.faults.count, r.unfinished.count
-        );
-        for (kind, list) in r.incident_kinds() {
-            for i in &list.first {
-                let _ = writeln!(
-                    s,
-                    "  {kind:<10} game {} (seed {}): {}",
-                    i.game, i.seed, i.message
-                );
-            }
-            if list.count > list.first.len() as u64 {
-                let _ = writeln!(
-                    s,
-                    "  {kind:<10} ... and {} more",
-                    list.count - list.first.len() as u64
-                );
-            }
-        }
-        if let Some(i) = r
-            .incident_kinds()
-            .iter()
-            .filter_map(|(_, l)| l.first.first())
-            .min_by_key(|i| i.game)
-        {
-            let _ = writeln!(s, "  replay one: {}", replay_command(game, cfg, r, i.game));
-        }
-    }
+    errors_text(game, cfg, r, &mut s);
     if r.finished > 0 {
-        let _ = writeln!(
-            s,
-            "turns      {:.1} per game (min {}, max {})",
-            r.turns.mean(r.finished),
-            r.turns.min,
-            r.turns.max
-        );
-        let _ = writeln!(
-            s,
-            "decisions  {:.1} per game (min {}, max {})",
-            r.decisions.mean(r.finished),
-            r.decisions.min,
-            r.decisions.max
-        );
-        let shares: Vec<String> = (0..r.players)
-            .map(|p| format!("P{p} {:.1}%", 100.0 * r.win_share(p)))
-            .collect();
-        let _ = write!(s, "win share  {}", shares.join("  "));
-        if r.no_winner > 0 {
-            let _ = write!(s, "  (no winner in {} games)", r.no_winner);
-        }
-        let _ = writeln!(s);
-        if r.agent_names.len() > 1 {
-            for (a, name) in r.agent_names.iter().enumerate() {
-                let (rate, lo, hi) = r.agent_win_rate(a);
-                let _ = writeln!(
-                    s,
-                    "{:<10} {name} wins {:.1}% (95% CI {:.1}-{:.1}%) of {} seats, seats rotated",
-                    if a == 0 { "by agent" } else { "" },
-                    100.0 * rate,
-                    100.0 * lo,
-                    100.0 * hi,
-                    r.agent_seats[a]
-                );
-            }
-        }
+        outcomes_text(r, &mut s);
     }
     let _ = writeln!(
         s,
@@ -161,6 +89,85 @@ pub fn text(game: &Game, cfg: &SimConfig, r: &SimReport, t: Timing) -> String {
         t.threads
     );
     s
+}
+
+/// The `errors` lines: none, or the count of each kind, the first few
+/// incidents, and a command replaying the earliest.
+fn errors_text(game: &Game, cfg: &SimConfig, r: &SimReport, s: &mut String) {
+    if r.errors() == 0 {
+        let _ = writeln!(s, "errors     none");
+        return;
+    }
+    let _ = writeln!(
+        s,
+        "errors     {} stuck, {} faults, {} unfinished",
+        r.stuck.count, r.faults.count, r.unfinished.count
+    );
+    for (kind, list) in r.incident_kinds() {
+        for i in &list.first {
+            let _ = writeln!(
+                s,
+                "  {kind:<10} game {} (seed {}): {}",
+                i.game, i.seed, i.message
+            );
+        }
+        if list.count > list.first.len() as u64 {
+            let _ = writeln!(
+                s,
+                "  {kind:<10} ... and {} more",
+                list.count - list.first.len() as u64
+            );
+        }
+    }
+    if let Some(i) = r
+        .incident_kinds()
+        .iter()
+        .filter_map(|(_, l)| l.first.first())
+        .min_by_key(|i| i.game)
+    {
+        let _ = writeln!(s, "  replay one: {}", replay_command(game, cfg, r, i.game));
+    }
+}
+
+/// Turns, decisions, each seat's win share and, with several agents, each
+/// agent's win rate over the finished games.
+fn outcomes_text(r: &SimReport, s: &mut String) {
+    let _ = writeln!(
+        s,
+        "turns      {:.1} per game (min {}, max {})",
+        r.turns.mean(r.finished),
+        r.turns.min,
+        r.turns.max
+    );
+    let _ = writeln!(
+        s,
+        "decisions  {:.1} per game (min {}, max {})",
+        r.decisions.mean(r.finished),
+        r.decisions.min,
+        r.decisions.max
+    );
+    let shares: Vec<String> = (0..r.players)
+        .map(|p| format!("P{p} {:.1}%", 100.0 * r.win_share(p)))
+        .collect();
+    let _ = write!(s, "win share  {}", shares.join("  "));
+    if r.no_winner > 0 {
+        let _ = write!(s, "  (no winner in {} games)", r.no_winner);
+    }
+    let _ = writeln!(s);
+    if r.agent_names.len() > 1 {
+        for (a, name) in r.agent_names.iter().enumerate() {
+            let (rate, lo, hi) = r.agent_win_rate(a);
+            let _ = writeln!(
+                s,
+                "{:<10} {name} wins {:.1}% (95% CI {:.1}-{:.1}%) of {} seats, seats rotated",
+                if a == 0 { "by agent" } else { "" },
+                100.0 * rate,
+                100.0 * lo,
+                100.0 * hi,
+                r.agent_seats[a]
+            );
+        }
+    }
 }
 
 /// `{"sum":N,"min":N|null,"max":N|null,"mean":F}` of a tally over the

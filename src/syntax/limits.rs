@@ -76,26 +76,27 @@ struct Level {
 /// deeper than [`MAX_NESTING`].
 pub fn pre_scan(text: &str) -> Option<Diagnostic> {
     let b = text.as_bytes();
-    let mut stack: Vec<Level> = vec![Level {
-        string: false,
-        chain: 0,
-    }];
-    let mut chains = 0usize;
-    let mut prefix = 0usize;
-    let mut in_string = false;
-    let mut prev = Tok::Op;
+    let mut s = Scan {
+        stack: vec![Level {
+            string: false,
+            chain: 0,
+        }],
+        chains: 0,
+        prefix: 0,
+        in_string: false,
+        prev: Tok::Op,
+    };
     let mut i = 0;
     while i < b.len() {
         let c = b[i];
         let start = i;
         let tok;
-        if c == b'\n' && in_string {
+        if c == b'\n' && s.in_string {
             // An unclosed string ends at the line (as in the grammar).
-            while stack.len() > 1 && stack.last().is_some_and(|l| !l.string) {
-                let l = stack.pop().expect("level");
-                chains -= l.chain;
+            while s.stack.len() > 1 && s.stack.last().is_some_and(|l| !l.string) {
+                s.pop();
             }
-            in_string = false;
+            s.in_string = false;
             i += 1;
             continue;
         }
@@ -103,7 +104,7 @@ pub fn pre_scan(text: &str) -> Option<Diagnostic> {
             i += 1;
             continue;
         }
-        if c == b'#' && !in_string {
+        if c == b'#' && !s.in_string {
             while i < b.len() && b[i] != b'\n' {
                 i += 1;
             }
@@ -113,83 +114,18 @@ pub fn pre_scan(text: &str) -> Option<Diagnostic> {
             while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
                 i += 1;
             }
-            tok = match &text[start..i] {
-                "else" | "then" => Tok::Chain,
-                "not" => Tok::Prefix,
-                "if" => {
-                    let top = stack.last_mut().expect("level");
-                    if matches!(prev, Tok::Chain | Tok::Prefix | Tok::Op) && start > 0 {
-                        top.chain += 1;
-                        chains += 1;
-                    } else {
-                        chains -= top.chain;
-                        top.chain = 0;
-                    }
-                    Tok::Word
-                }
-                "and" | "or" | "in" | "return" | "to" | "with" | "at" | "from" | "when"
-                | "where" => Tok::Op,
-                _ => Tok::Word,
-            };
+            tok = s.word(&text[start..i], start);
         } else if c.is_ascii_digit() {
             while i < b.len() && b[i].is_ascii_digit() {
                 i += 1;
             }
             tok = Tok::Word;
         } else {
-            i += 1;
-            tok = match c {
-                b'(' | b'[' | b'{' => Tok::Open,
-                b')' | b']' | b'}' => Tok::Close,
-                b'"' => Tok::Quote,
-                b'-' if matches!(prev, Tok::Op | Tok::Open | Tok::Chain | Tok::Prefix) => {
-                    Tok::Prefix
-                }
-                b'.' if b.get(i) == Some(&b'.') => {
-                    i += 1;
-                    Tok::Op
-                }
-                b'.' => Tok::Other,
-                _ if c.is_ascii() => Tok::Op,
-                _ => {
-                    // Skip the rest of a multi-byte character.
-                    while i < b.len() && !text.is_char_boundary(i) {
-                        i += 1;
-                    }
-                    Tok::Other
-                }
-            };
+            (tok, i) = s.punct(text, i);
         }
-        match tok {
-            Tok::Open => stack.push(Level {
-                string: false,
-                chain: 0,
-            }),
-            // Unbalanced closers (a label's text) never close the code.
-            Tok::Close if stack.len() > 1 && stack.last().is_some_and(|l| !l.string) => {
-                let l = stack.pop().expect("level");
-                chains -= l.chain;
-            }
-            Tok::Quote if !in_string => {
-                in_string = true;
-                stack.push(Level {
-                    string: true,
-                    chain: 0,
-                });
-            }
-            Tok::Quote => {
-                while let Some(l) = stack.pop() {
-                    chains -= l.chain;
-                    if l.string {
-                        break;
-                    }
-                }
-                in_string = false;
-            }
-            _ => {}
-        }
-        prefix = if tok == Tok::Prefix { prefix + 1 } else { 0 };
-        let depth = stack.len() - 1 + chains + prefix;
+        s.nest(tok);
+        s.prefix = if tok == Tok::Prefix { s.prefix + 1 } else { 0 };
+        let depth = s.stack.len() - 1 + s.chains + s.prefix;
         if depth > MAX_NESTING {
             return Some(depth_error(
                 Span::new(start, i),
@@ -198,9 +134,114 @@ pub fn pre_scan(text: &str) -> Option<Diagnostic> {
                  may nest at most 128 deep: move the inner part into a `fn` or a `let`",
             ));
         }
-        prev = tok;
+        s.prev = tok;
     }
     None
+}
+
+/// What [`pre_scan`] carries from token to token.
+struct Scan {
+    /// The open brackets and strings, innermost last (the bottom is the file).
+    stack: Vec<Level>,
+    /// Chained `else if`s open in all levels.
+    chains: usize,
+    /// Prefix operators in a row just before.
+    prefix: usize,
+    in_string: bool,
+    prev: Tok,
+}
+
+impl Scan {
+    /// Closes the innermost level with its chained `if`s.
+    fn pop(&mut self) {
+        let l = self.stack.pop().expect("level");
+        self.chains -= l.chain;
+    }
+
+    /// The kind of a word; an `if` after `else`, `then`, a prefix or an
+    /// operator chains one level deeper, any other `if` ends the chain.
+    fn word(&mut self, word: &str, start: usize) -> Tok {
+        match word {
+            "else" | "then" => Tok::Chain,
+            "not" => Tok::Prefix,
+            "if" => {
+                let top = self.stack.last_mut().expect("level");
+                if matches!(self.prev, Tok::Chain | Tok::Prefix | Tok::Op) && start > 0 {
+                    top.chain += 1;
+                    self.chains += 1;
+                } else {
+                    self.chains -= top.chain;
+                    top.chain = 0;
+                }
+                Tok::Word
+            }
+            "and" | "or" | "in" | "return" | "to" | "with" | "at" | "from" | "when" | "where" => {
+                Tok::Op
+            }
+            _ => Tok::Word,
+        }
+    }
+
+    /// The punctuation (or other character) at `i`, and where the next
+    /// token starts.
+    fn punct(&self, text: &str, mut i: usize) -> (Tok, usize) {
+        let b = text.as_bytes();
+        let c = b[i];
+        i += 1;
+        let tok = match c {
+            b'(' | b'[' | b'{' => Tok::Open,
+            b')' | b']' | b'}' => Tok::Close,
+            b'"' => Tok::Quote,
+            b'-' if matches!(self.prev, Tok::Op | Tok::Open | Tok::Chain | Tok::Prefix) => {
+                Tok::Prefix
+            }
+            b'.' if b.get(i) == Some(&b'.') => {
+                i += 1;
+                Tok::Op
+            }
+            b'.' => Tok::Other,
+            _ if c.is_ascii() => Tok::Op,
+            _ => {
+                // Skip the rest of a multi-byte character.
+                while i < b.len() && !text.is_char_boundary(i) {
+                    i += 1;
+                }
+                Tok::Other
+            }
+        };
+        (tok, i)
+    }
+
+    /// Opens or closes a level for a bracket or a quote.
+    fn nest(&mut self, tok: Tok) {
+        match tok {
+            Tok::Open => self.stack.push(Level {
+                string: false,
+                chain: 0,
+            }),
+            // Unbalanced closers (a label's text) never close the code.
+            Tok::Close if self.stack.len() > 1 && self.stack.last().is_some_and(|l| !l.string) => {
+                self.pop();
+            }
+            Tok::Quote if !self.in_string => {
+                self.in_string = true;
+                self.stack.push(Level {
+                    string: true,
+                    chain: 0,
+                });
+            }
+            Tok::Quote => {
+                while let Some(l) = self.stack.pop() {
+                    self.chains -= l.chain;
+                    if l.string {
+                        break;
+                    }
+                }
+                self.in_string = false;
+            }
+            _ => {}
+        }
+    }
 }
 
 enum Node<'a> {

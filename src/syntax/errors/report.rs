@@ -72,6 +72,9 @@ pub(super) fn expected(e: &pest::error::Error<Rule>) -> Vec<String> {
         }
         None => (Vec::new(), false, false),
     };
+    // `ParsingToken` is not exported: read its display form, which
+    // is the token itself or `a..z` for a range of characters.
+    let tokens: Vec<String> = tokens.iter().map(ToString::to_string).collect();
     // The positives describe `start`: useless when the tokens are farther on.
     let positives = if farther { &[][..] } else { positives };
     if tokens.is_empty() {
@@ -91,27 +94,44 @@ pub(super) fn expected(e: &pest::error::Error<Rule>) -> Vec<String> {
             }
         }
     }
+    let (items, stmts) = token_words(&tokens, &mut out);
+    // Many keywords of one family read better as the family.
+    if items >= 3 {
+        out.retain(|x| !ITEM_WORDS.iter().any(|w| *x == format!("`{w}`")));
+        out.push("a declaration".into());
+    }
+    if stmts >= 3 {
+        out.retain(|x| !STMT_WORDS.iter().any(|w| *x == format!("`{w}`")));
+        out.push("a statement".into());
+    }
+    narrow(&mut out);
+    out.sort_by_key(|x| (!x.starts_with('`'), x == "an operator", x.clone()));
+    out.dedup();
+    out
+}
+
+/// Each expected token in words, added to `out`; returns how many were
+/// declaration keywords and how many statement keywords.
+fn token_words(tokens: &[String], out: &mut Vec<String>) -> (usize, usize) {
     let mut items = 0;
     let mut stmts = 0;
     // One expression starter alone (a `(` after a name) is just that token,
     // and one operator alone (the `in` of `for x in`) too.
     let starters = tokens
         .iter()
-        .filter(|t| EXPR_STARTS.contains(&t.to_string().as_str()))
+        .filter(|t| EXPR_STARTS.contains(&t.as_str()))
         .count();
     let operators = tokens
         .iter()
-        .filter(|t| OPERATORS.contains(&t.to_string().as_str()))
+        .filter(|t| OPERATORS.contains(&t.as_str()))
         .count();
     for t in tokens {
-        // `ParsingToken` is not exported: read its display form, which
-        // is the token itself or `a..z` for a range of characters.
-        let text = match t.to_string() {
-            r if r == "0..9" => "0".to_string(),
-            r if r.len() == 4 && r.contains("..") => "_".to_string(),
+        let text = match t.as_str() {
+            "0..9" => "0",
+            r if r.len() == 4 && r.contains("..") => "_",
             r => r,
         };
-        out.push(match text.as_str() {
+        out.push(match text {
             // `-` also starts an expression; `.` and `[` are rarely what is missing.
             " " | "\t" | "\r" | "\n" | "#" | "." | "[" | "-" => continue,
             "0" => "a number".into(),
@@ -130,33 +150,25 @@ pub(super) fn expected(e: &pest::error::Error<Rule>) -> Vec<String> {
             t => format!("`{t}`"),
         });
     }
-    // Many keywords of one family read better as the family.
-    if items >= 3 {
-        out.retain(|x| !ITEM_WORDS.iter().any(|w| *x == format!("`{w}`")));
-        out.push("a declaration".into());
-    }
-    if stmts >= 3 {
-        out.retain(|x| !STMT_WORDS.iter().any(|w| *x == format!("`{w}`")));
-        out.push("a statement".into());
-    }
+    (items, stmts)
+}
+
+/// Broader categories swallow the narrower ones they include.
+fn narrow(out: &mut Vec<String>) {
     let has = |out: &Vec<String>, s: &str| out.iter().any(|x| x == s);
-    // Broader categories swallow the narrower ones they include.
-    if has(&out, "an expression") || has(&out, "a statement") {
+    if has(out, "an expression") || has(out, "a statement") {
         out.retain(|x| x != "a name" && x != "a number");
     }
-    if has(&out, "an expression") {
+    if has(out, "an expression") {
         // `if ... then ... else ...` is an expression too.
         out.retain(|x| x != "`if`");
     }
-    if has(&out, "a declaration") {
+    if has(out, "a declaration") {
         out.retain(|x| x != "a name");
     }
-    if has(&out, "a type") {
+    if has(out, "a type") {
         out.retain(|x| x != "a name");
     }
-    out.sort_by_key(|x| (!x.starts_with('`'), x == "an operator", x.clone()));
-    out.dedup();
-    out
 }
 
 fn join_or(items: &[String]) -> String {
