@@ -20,22 +20,23 @@
 //!   2000`) makes the whole report deterministic; a time budget
 //!   (`--explore 10s`, the default) stops the same sequence sooner or later.
 //! - It stops early once nothing the random games missed is left (the
-//!   caller says what is left) and at least [`MIN_GAMES`] games hunted for
-//!   faults, softlocks and broken invariants, or once it stalls: at least
+//!   caller says what is left) and at least [`MIN_GAMES`] games (or a
+//!   quarter of a time budget) hunted for faults, softlocks and broken
+//!   invariants, or once it stalls: at least
 //!   [`PLATEAU`] games, four times as many as it took to reach anything new.
 //!
 //! Faults met on the way are kept with their line of play ([`Hit`]), to be
 //! reported with a reproduction like the random games' incidents.
 
 use super::explore_branch::{self as branch, Target};
-use super::explore_measure::{features, look_ahead};
-use super::playout::{Table, audit, fault_at, kind_of};
+use super::explore_measure::features;
+use super::explore_play::guarded;
+use super::playout::Table;
 use super::stats::{At, Kind, Layout};
-use crate::engine::{Action, Game, Probe, State};
+use crate::engine::Probe;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
-use std::cell::Cell;
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::Instant;
 
@@ -46,6 +47,10 @@ pub const MIN_GAMES: u64 = 256;
 /// The search gives up once it has played at least this many games, and
 /// four times as many as it took to reach the last new node or option.
 pub const PLATEAU: u64 = 2048;
+/// How often a mutation aims at a branch no game has taken.
+const AIM: f64 = 0.6;
+/// How often an aimed game's free choice is steered toward its target.
+pub(super) const STEER: f64 = 0.75;
 /// Mixed into the run seed for the exploration's own games.
 const SALT: u64 = 0xe8b1_07e5_0000_0017;
 
@@ -107,40 +112,43 @@ pub struct Explored {
 
 /// One game to play: a fresh one, or a corpus entry's first moves and a
 /// different choice at the cut.
-struct Job {
-    column: usize,
-    seed: u64,
-    prefix: Vec<u32>,
+pub(super) struct Job {
+    pub(super) column: usize,
+    pub(super) seed: u64,
+    pub(super) prefix: Vec<u32>,
     /// The pick to avoid at decision `prefix.len()` (the parent's).
-    avoid: Option<u32>,
+    pub(super) avoid: Option<u32>,
     /// A state measure to push (index, lowest first?): free choices look
     /// one move ahead for the option that moves it most, half the time.
-    goal: Option<(usize, bool)>,
+    pub(super) goal: Option<(usize, bool)>,
     /// A branch target to steer toward (an index into the round's
-    /// targets): free choices look ahead for it, half the time.
-    aim: Option<usize>,
-    rng: u64,
-    game: u64,
+    /// targets): free choices look ahead for it, a share of the time.
+    pub(super) aim: Option<usize>,
+    pub(super) rng: u64,
+    pub(super) game: u64,
 }
 
 /// What one explored game did.
-struct Trace {
+pub(super) struct Trace {
     /// For each flat node and arm: the moves made when it first ran (0 at
     /// setup), `u32::MAX` if it never did.
-    nodes: Vec<u32>,
-    arms: Vec<u32>,
-    picks: Vec<u32>,
-    lo: Vec<i32>,
-    hi: Vec<i32>,
-    incident: Option<(Kind, At, u32, bool, String)>,
+    pub(super) nodes: Vec<u32>,
+    pub(super) arms: Vec<u32>,
+    pub(super) picks: Vec<u32>,
+    pub(super) lo: Vec<i32>,
+    pub(super) hi: Vec<i32>,
+    pub(super) incident: Option<(Kind, At, u32, bool, String)>,
     /// For each target: the nearest its guard came, and after how many moves.
-    near: Vec<(u32, u32)>,
+    pub(super) near: Vec<(u32, u32)>,
+    /// For the aimed target: the nearest its distance outside its guard
+    /// came at a decision, and after how many moves.
+    pub(super) near_proxy: (u32, u32),
 }
 
 /// The branch targets of a round, and for each flat node its target.
-struct Aims<'a> {
-    targets: &'a [Target],
-    at: &'a [u16],
+pub(super) struct Aims<'a> {
+    pub(super) targets: &'a [Target],
+    pub(super) at: &'a [u16],
 }
 
 /// Everything fixed for the exploration of one file.
@@ -156,265 +164,6 @@ pub struct Setup<'a> {
     /// A decision limit for explored games.
     pub limit: u32,
     pub seed: u64,
-}
-
-impl Trace {
-    fn new(layout: &Layout, features: usize, targets: usize) -> Trace {
-        Trace {
-            nodes: vec![u32::MAX; layout.nodes],
-            arms: vec![u32::MAX; layout.arms],
-            picks: Vec::new(),
-            lo: vec![i32::MAX; features],
-            hi: vec![i32::MIN; features],
-            incident: None,
-            near: vec![(u32::MAX, 0); targets],
-        }
-    }
-
-    /// The state measures' new extremes.
-    fn measure(&mut self, game: &Game, state: &State, probes: &[(String, Probe)]) {
-        for (f, (_, probe)) in probes.iter().enumerate() {
-            if let Ok(v) = state.eval_probe(game, probe) {
-                self.lo[f] = self.lo[f].min(v);
-                self.hi[f] = self.hi[f].max(v);
-            }
-        }
-    }
-}
-
-/// How the free choices of one explored game are made.
-struct Chooser<'a> {
-    job: &'a Job,
-    aims: &'a Aims<'a>,
-    probes: &'a [(String, Probe)],
-    covered: &'a [bool],
-    /// The aimed target's distance outside its guard, as a probe.
-    proxy: Option<Probe>,
-    rng: ChaCha8Rng,
-    fresh: Vec<usize>,
-}
-
-impl Chooser<'_> {
-    /// The pick at decision `k` among `buf` (`arm_of` maps an action to its
-    /// flat arm): the prefix's, else steered or fresh or at random.
-    fn pick(
-        &mut self,
-        game: &Game,
-        state: &State,
-        buf: &[Action],
-        k: usize,
-        arm_of: &dyn Fn(&Action) -> Option<usize>,
-    ) -> usize {
-        let job = self.job;
-        if k < job.prefix.len() {
-            return (job.prefix[k] as usize).min(buf.len() - 1);
-        }
-        self.fresh.clear();
-        let covered = self.covered;
-        self.fresh
-            .extend((0..buf.len()).filter(|&i| arm_of(&buf[i]).is_some_and(|a| !covered[a])));
-        let avoid = job.avoid.filter(|_| k == job.prefix.len() && buf.len() > 1);
-        if let Some(a) = avoid {
-            self.fresh.retain(|&i| i != a as usize);
-        }
-        let steer = avoid.is_none() && buf.len() > 1;
-        if let Some(i) = self.steered(game, state, buf, steer) {
-            return i;
-        }
-        let rng = &mut self.rng;
-        if !self.fresh.is_empty() && rng.random_bool(0.75) {
-            return self.fresh[rng.random_range(0..self.fresh.len())];
-        }
-        match avoid {
-            Some(a) => {
-                let i = rng.random_range(0..buf.len() - 1);
-                if i >= a as usize { i + 1 } else { i }
-            }
-            None => rng.random_range(0..buf.len()),
-        }
-    }
-
-    /// Half the time, the option toward the job's branch target, else the
-    /// one that pushes its state measure.
-    fn steered(&mut self, game: &Game, state: &State, buf: &[Action], steer: bool) -> Option<usize> {
-        let job = self.job;
-        let aimed = match job.aim {
-            Some(k) if steer && self.rng.random_bool(0.5) => {
-                self.aims.targets.get(k).and_then(|t| {
-                    branch::toward(game, state, buf, t, self.proxy.as_ref(), &mut self.rng)
-                })
-            }
-            _ => None,
-        };
-        match job.goal {
-            _ if aimed.is_some() => aimed,
-            Some((f, low)) if steer && self.rng.random_bool(0.5) => self
-                .probes
-                .get(f)
-                .and_then(|(_, p)| look_ahead(game, state, buf, p, low, &mut self.rng)),
-            _ => None,
-        }
-    }
-}
-
-/// The node the state stopped at (for a softlock's label).
-fn stopped_at(state: &State) -> At {
-    state
-        .frames()
-        .last()
-        .map_or(At::Game, |f| At::Node(f.phase, f.pc))
-}
-
-fn play(
-    t: &Table,
-    probes: &[(String, Probe)],
-    covered: &[bool],
-    job: &Job,
-    limit: u32,
-    aims: &Aims,
-) -> Trace {
-    let (game, layout) = (t.game, t.layout);
-    let mut tr = Trace::new(layout, probes.len(), aims.targets.len());
-    let now = Cell::new(0u32);
-    let nodes = &mut tr.nodes;
-    let mut seen = |p: u16, n: u32| {
-        let i = layout.node(p, n);
-        if nodes[i] == u32::MAX {
-            nodes[i] = now.get();
-        }
-    };
-    let mut state = match State::new_observed(game, t.players, job.seed, t.options, &mut seen) {
-        Ok(s) => s,
-        Err(e) => {
-            let m = format!("at setup: {e}");
-            tr.incident = Some((kind_of(&e), fault_at(game, &e, None), 0, false, m));
-            return tr;
-        }
-    };
-    if let Some((k, at, m)) = audit(game, &state) {
-        tr.incident = Some((k, at, 0, false, format!("{m} after setup")));
-        return tr;
-    }
-    let proxy = job
-        .aim
-        .and_then(|k| aims.targets.get(k)?.proxy.clone())
-        .and_then(|e| {
-            let mut p = game.probe("0", t.players).ok()?;
-            p.expr = e;
-            Some(p)
-        });
-    let mut ch = Chooser {
-        job,
-        aims,
-        probes,
-        covered,
-        proxy,
-        rng: ChaCha8Rng::seed_from_u64(job.rng),
-        fresh: Vec::new(),
-    };
-    let mut buf: Vec<Action> = Vec::new();
-    let mut taken = 0u32;
-    loop {
-        tr.measure(game, &state, probes);
-        if state.is_over() || taken >= limit {
-            return tr;
-        }
-        state.legal_actions_into(game, &mut buf);
-        if state.chooser().is_none() || buf.is_empty() {
-            let m = format!("no legal action after {taken} decisions");
-            tr.incident = Some((Kind::Softlock, stopped_at(&state), taken, false, m));
-            return tr;
-        }
-        let frame = state.frames().last().map(|f| (f.phase, f.pc));
-        let arm_of = |a: &Action| {
-            let (p, n) = frame?;
-            (a.arm != Action::PASS)
-                .then(|| layout.arm(p, n, a.arm))
-                .flatten()
-        };
-        let pick = ch.pick(game, &state, &buf, taken as usize, &arm_of);
-        let action = buf[pick];
-        tr.picks.push(pick as u32);
-        if let Some(a) = arm_of(&action)
-            && tr.arms[a] == u32::MAX
-        {
-            tr.arms[a] = taken + 1;
-        }
-        taken += 1;
-        now.set(taken);
-        if let Err(e) = step(&mut tr, t, aims, &mut state, action, taken) {
-            let at = fault_at(game, &e, Some(&state));
-            let m = format!("move {taken}: {e}");
-            tr.incident = Some((kind_of(&e), at, taken, true, m));
-            return tr;
-        }
-        if let Some((k, at, m)) = audit(game, &state) {
-            tr.incident = Some((k, at, taken, false, format!("{m} after move {taken}")));
-            return tr;
-        }
-    }
-}
-
-/// Apply `action` (move number `taken`), noting the nodes it runs and how
-/// near each target's guard comes.
-fn step(
-    tr: &mut Trace,
-    t: &Table,
-    aims: &Aims,
-    state: &mut State,
-    action: Action,
-    taken: u32,
-) -> Result<(), crate::engine::EngineError> {
-    let (game, layout) = (t.game, t.layout);
-    let (nodes, near) = (&mut tr.nodes, &mut tr.near);
-    state.apply_looking(game, action, &mut |st: &State, p, n| {
-        let i = layout.node(p, n);
-        if nodes[i] == u32::MAX {
-            nodes[i] = taken;
-        }
-        let Some(&first) = aims.at.get(i).filter(|k| **k != u16::MAX) else {
-            return;
-        };
-        // the targets of one node follow each other
-        for (k, tg) in aims.targets.iter().enumerate().skip(first as usize) {
-            if (tg.phase, tg.node) != (p, n) {
-                break;
-            }
-            let d = tg.distance(game, st);
-            if d < near[k].0 {
-                near[k] = (d, taken);
-            }
-        }
-    })
-}
-
-/// Play `job`, turning a panic into a fault of the whole game.
-fn guarded(
-    t: &Table,
-    probes: &[(String, Probe)],
-    covered: &[bool],
-    job: &Job,
-    limit: u32,
-    aims: &Aims,
-) -> Trace {
-    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        play(t, probes, covered, job, limit, aims)
-    }))
-    .unwrap_or_else(|payload| Trace {
-        nodes: Vec::new(),
-        arms: Vec::new(),
-        picks: job.prefix.clone(),
-        lo: Vec::new(),
-        hi: Vec::new(),
-        near: Vec::new(),
-        incident: Some((
-            Kind::RuleFault,
-            At::Game,
-            u32::MAX,
-            false,
-            super::simulate::panic_message(payload.as_ref()),
-        )),
-    })
 }
 
 /// The search's state between rounds.
@@ -435,6 +184,8 @@ struct Search<'s, 'a> {
     /// By target: the nearest its guard came, in which find, after how
     /// many moves (whichever round found it).
     best: BTreeMap<(u16, u32, bool, u16), (u32, u32, u32)>,
+    /// The same for a target's distance outside its guard.
+    best_proxy: BTreeMap<(u16, u32, bool, u16), (u32, u32, u32)>,
 }
 
 impl<'s, 'a> Search<'s, 'a> {
@@ -467,6 +218,7 @@ impl<'s, 'a> Search<'s, 'a> {
             total_a: s.arms.to_vec(),
             last_new: 0,
             best: BTreeMap::new(),
+            best_proxy: BTreeMap::new(),
             s,
         }
     }
@@ -497,10 +249,18 @@ impl<'s, 'a> Search<'s, 'a> {
             m.random_range(0..len)
         };
         let mut parent = &self.x.finds[self.corpus[e] as usize];
-        let aim = (!targets.is_empty() && m.random_bool(0.5))
+        let aim = (!targets.is_empty() && m.random_bool(AIM))
             .then(|| m.random_range(0..targets.len()));
         let mut upto = parent.picks.len();
-        if let Some(&(_, id, moves)) = aim.and_then(|k| self.best.get(&targets[k].key()))
+        // from the game nearest the guard, or nearest outside it
+        let nearest = aim.and_then(|k| {
+            let key = targets[k].key();
+            match (self.best.get(&key), self.best_proxy.get(&key)) {
+                (Some(b), Some(p)) => Some(if m.random_bool(0.5) { b } else { p }),
+                (b, p) => b.or(p),
+            }
+        });
+        if let Some(&(_, id, moves)) = nearest
             && m.random_bool(0.75)
         {
             parent = &self.x.finds[id as usize];
@@ -576,11 +336,22 @@ impl<'s, 'a> Search<'s, 'a> {
     }
 
     /// Whether a game came nearer a target or pushed a measure further than
-    /// any before (`column` is its column).
-    fn nearer(&mut self, tr: &Trace, targets: &[Target], column: usize) -> bool {
-        let mut new = false;
+    /// any before.
+    fn nearer(&mut self, tr: &Trace, targets: &[Target], job: &Job) -> bool {
+        let (mut new, column) = (false, job.column);
         let id = self.x.finds.len() as u32;
         // a game that failed is no line to build on
+        if let Some(k) = job.aim
+            && tr.incident.is_none()
+            && tr.near_proxy.0 != u32::MAX
+        {
+            let key = targets[k].key();
+            let (d, moves) = tr.near_proxy;
+            if self.best_proxy.get(&key).is_none_or(|b| d < b.0) {
+                self.best_proxy.insert(key, (d, id, moves));
+                new = true;
+            }
+        }
         if tr.incident.is_none() {
             for (k, &(d, moves)) in tr.near.iter().enumerate() {
                 let key = targets[k].key();
@@ -631,7 +402,7 @@ impl<'s, 'a> Search<'s, 'a> {
         self.x.games += 1;
         let id = self.x.finds.len() as u32;
         let covered = self.cover(&tr, id, job.game);
-        let new = self.nearer(&tr, targets, job.column) || covered;
+        let new = self.nearer(&tr, targets, &job) || covered;
         let find = Find {
             column: job.column,
             seed: job.seed,
@@ -671,7 +442,11 @@ pub fn explore(s: &Setup, budget: Budget, left: &dyn Fn(&[u64], &[u64]) -> bool)
             Budget::Time(d) => started.elapsed() >= d,
         };
         let stale = games >= PLATEAU.max(q.last_new.saturating_mul(4));
-        if over || stale || (!open && games >= MIN_GAMES) {
+        // nothing left to reach: hunt faults for MIN_GAMES games, or a
+        // quarter of a time budget if that comes first
+        let hunted = games >= MIN_GAMES
+            || matches!(budget, Budget::Time(d) if started.elapsed() >= d / 4);
+        if over || stale || (!open && hunted) {
             break;
         }
         let n = match budget {

@@ -44,6 +44,7 @@ mod explore_aim;
 mod explore_branch;
 mod explore_budget;
 mod explore_measure;
+mod explore_play;
 mod explore_proxy;
 mod explore_report;
 mod explore_run;
