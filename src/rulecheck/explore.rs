@@ -249,8 +249,8 @@ impl<'s, 'a> Search<'s, 'a> {
             m.random_range(0..len)
         };
         let mut parent = &self.x.finds[self.corpus[e] as usize];
-        let aim = (!targets.is_empty() && m.random_bool(AIM))
-            .then(|| m.random_range(0..targets.len()));
+        let aim =
+            (!targets.is_empty() && m.random_bool(AIM)).then(|| m.random_range(0..targets.len()));
         let mut upto = parent.picks.len();
         // from the game nearest the guard, or nearest outside it
         let nearest = aim.and_then(|k| {
@@ -315,7 +315,12 @@ impl<'s, 'a> Search<'s, 'a> {
         let mut new = false;
         let x = &mut self.x;
         let sides = [
-            (&tr.nodes, &mut self.total_n, &mut x.nodes, &mut x.first_node),
+            (
+                &tr.nodes,
+                &mut self.total_n,
+                &mut x.nodes,
+                &mut x.first_node,
+            ),
             (&tr.arms, &mut self.total_a, &mut x.arms, &mut x.first_arm),
         ];
         for (seen, total, mine, first) in sides {
@@ -381,7 +386,12 @@ impl<'s, 'a> Search<'s, 'a> {
         if self.s.known.contains(&(kind, at)) {
             return; // the random games report it already
         }
-        if let Some(h) = self.x.hits.iter_mut().find(|h| (h.kind, h.at) == (kind, at)) {
+        if let Some(h) = self
+            .x
+            .hits
+            .iter_mut()
+            .find(|h| (h.kind, h.at) == (kind, at))
+        {
             h.count += 1;
             return;
         }
@@ -444,8 +454,8 @@ pub fn explore(s: &Setup, budget: Budget, left: &dyn Fn(&[u64], &[u64]) -> bool)
         let stale = games >= PLATEAU.max(q.last_new.saturating_mul(4));
         // nothing left to reach: hunt faults for MIN_GAMES games, or a
         // quarter of a time budget if that comes first
-        let hunted = games >= MIN_GAMES
-            || matches!(budget, Budget::Time(d) if started.elapsed() >= d / 4);
+        let hunted =
+            games >= MIN_GAMES || matches!(budget, Budget::Time(d) if started.elapsed() >= d / 4);
         if over || stale || (!open && hunted) {
             break;
         }

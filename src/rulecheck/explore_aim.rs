@@ -180,9 +180,7 @@ pub fn choice_targets(
         // the options offered by this arm, for `otherwise`
         let mut count = match &arm.also {
             Some((s2, c2)) => agg(AggKind::Count, *s2, c2, gate.clone(), None),
-            None => gate
-                .clone()
-                .map_or(int(1), |g| cond(g, int(1), int(0))),
+            None => gate.clone().map_or(int(1), |g| cond(g, int(1), int(0))),
         };
         if let Some(b) = &arm.bind {
             count = agg(AggKind::Sum, b.slot, &b.coll, None, Some(count));

@@ -172,13 +172,7 @@ fn numeric_side(g: &Graph, phase: u16, e: &Expr) -> Option<bool> {
     }
 }
 
-pub(super) fn build(
-    g: &Graph,
-    phase: u16,
-    e: &Expr,
-    want: bool,
-    binds: &[(u16, Expr)],
-) -> Dist {
+pub(super) fn build(g: &Graph, phase: u16, e: &Expr, want: bool, binds: &[(u16, Expr)]) -> Dist {
     match e {
         Expr::Not(x) => build(g, phase, x, !want, binds),
         Expr::Bind(bs, body) => {

@@ -11,7 +11,6 @@ use super::stats::{At, Kind, Layout};
 use crate::engine::{Action, Game, Probe, State};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use std::cell::Cell;
 
 impl Trace {
     fn new(layout: &Layout, features: usize, targets: usize) -> Trace {
@@ -24,6 +23,16 @@ impl Trace {
             incident: None,
             near: vec![(u32::MAX, 0); targets],
             near_proxy: (u32::MAX, 0),
+        }
+    }
+
+    /// The nearest the aimed target's `proxy` came, after `taken` moves.
+    fn measure_proxy(&mut self, game: &Game, state: &State, proxy: Option<&Probe>, taken: u32) {
+        if let Some(p) = proxy
+            && let Ok(v) = state.eval_probe(game, p)
+            && (v.max(0) as u32) < self.near_proxy.0
+        {
+            self.near_proxy = (v.max(0) as u32, taken);
         }
     }
 
@@ -92,7 +101,13 @@ impl Chooser<'_> {
 
     /// Half the time, the option toward the job's branch target, else the
     /// one that pushes its state measure.
-    fn steered(&mut self, game: &Game, state: &State, buf: &[Action], steer: bool) -> Option<usize> {
+    fn steered(
+        &mut self,
+        game: &Game,
+        state: &State,
+        buf: &[Action],
+        steer: bool,
+    ) -> Option<usize> {
         let job = self.job;
         let aimed = match job.aim {
             Some(k) if steer && self.rng.random_bool(STEER) => {
@@ -121,6 +136,35 @@ fn stopped_at(state: &State) -> At {
         .map_or(At::Game, |f| At::Node(f.phase, f.pc))
 }
 
+/// The job's table set up, its nodes noted in `tr` (`None`: it failed,
+/// and `tr` says how).
+fn set_up(t: &Table, job: &Job, tr: &mut Trace) -> Option<State> {
+    let (game, layout) = (t.game, t.layout);
+    let nodes = &mut tr.nodes;
+    let mut seen = |p: u16, n: u32| nodes[layout.node(p, n)] = 0;
+    let state = match State::new_observed(game, t.players, job.seed, t.options, &mut seen) {
+        Ok(s) => s,
+        Err(e) => {
+            let m = format!("at setup: {e}");
+            tr.incident = Some((kind_of(&e), fault_at(game, &e, None), 0, false, m));
+            return None;
+        }
+    };
+    if let Some((k, at, m)) = audit(game, &state) {
+        tr.incident = Some((k, at, 0, false, format!("{m} after setup")));
+        return None;
+    }
+    Some(state)
+}
+
+/// The aimed target's distance outside its guard, as a probe.
+fn aimed_proxy(t: &Table, job: &Job, aims: &Aims) -> Option<Probe> {
+    let e = aims.targets.get(job.aim?)?.proxy.clone()?;
+    let mut p = t.game.probe("0", t.players).ok()?;
+    p.expr = e;
+    Some(p)
+}
+
 pub(super) fn play(
     t: &Table,
     probes: &[(String, Probe)],
@@ -131,40 +175,15 @@ pub(super) fn play(
 ) -> Trace {
     let (game, layout) = (t.game, t.layout);
     let mut tr = Trace::new(layout, probes.len(), aims.targets.len());
-    let now = Cell::new(0u32);
-    let nodes = &mut tr.nodes;
-    let mut seen = |p: u16, n: u32| {
-        let i = layout.node(p, n);
-        if nodes[i] == u32::MAX {
-            nodes[i] = now.get();
-        }
-    };
-    let mut state = match State::new_observed(game, t.players, job.seed, t.options, &mut seen) {
-        Ok(s) => s,
-        Err(e) => {
-            let m = format!("at setup: {e}");
-            tr.incident = Some((kind_of(&e), fault_at(game, &e, None), 0, false, m));
-            return tr;
-        }
-    };
-    if let Some((k, at, m)) = audit(game, &state) {
-        tr.incident = Some((k, at, 0, false, format!("{m} after setup")));
+    let Some(mut state) = set_up(t, job, &mut tr) else {
         return tr;
-    }
-    let proxy = job
-        .aim
-        .and_then(|k| aims.targets.get(k)?.proxy.clone())
-        .and_then(|e| {
-            let mut p = game.probe("0", t.players).ok()?;
-            p.expr = e;
-            Some(p)
-        });
+    };
     let mut ch = Chooser {
         job,
         aims,
         probes,
         covered,
-        proxy,
+        proxy: aimed_proxy(t, job, aims),
         rng: ChaCha8Rng::seed_from_u64(job.rng),
         fresh: Vec::new(),
     };
@@ -172,12 +191,7 @@ pub(super) fn play(
     let mut taken = 0u32;
     loop {
         tr.measure(game, &state, probes);
-        if let Some(p) = &ch.proxy
-            && let Ok(v) = state.eval_probe(game, p)
-            && (v.max(0) as u32) < tr.near_proxy.0
-        {
-            tr.near_proxy = (v.max(0) as u32, taken);
-        }
+        tr.measure_proxy(game, &state, ch.proxy.as_ref(), taken);
         if state.is_over() || taken >= limit {
             return tr;
         }
@@ -203,7 +217,6 @@ pub(super) fn play(
             tr.arms[a] = taken + 1;
         }
         taken += 1;
-        now.set(taken);
         if let Err(e) = step(&mut tr, t, aims, &mut state, action, taken) {
             let at = fault_at(game, &e, Some(&state));
             let m = format!("move {taken}: {e}");

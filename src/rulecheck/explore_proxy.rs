@@ -123,7 +123,11 @@ pub(super) fn proxy(g: &Graph, phase: u16, d: &Dist) -> Option<Expr> {
             .into_iter()
             .reduce(|a, b| {
                 Expr::Cond(
-                    Box::new(Expr::Bin(BinOp::Lt, Box::new(a.clone()), Box::new(b.clone()))),
+                    Box::new(Expr::Bin(
+                        BinOp::Lt,
+                        Box::new(a.clone()),
+                        Box::new(b.clone()),
+                    )),
                     Box::new(a),
                     Box::new(b),
                 )
