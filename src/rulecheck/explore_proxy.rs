@@ -21,7 +21,8 @@ use crate::syntax::ast::{AggKind, BinOp};
 /// Slots a probe has beyond its players: the proxy binds no slot above.
 const SLOTS: u16 = 256;
 
-/// The locals `e` reads that it does not bind itself.
+/// The locals `e` reads that it does not bind itself (and any slot it
+/// binds beyond the scratch locals, so that it is refused).
 fn free(e: &Expr, bound: &mut Vec<u16>, out: &mut Vec<u16>) {
     match e {
         Expr::Local(s) => {
@@ -51,6 +52,10 @@ fn free(e: &Expr, bound: &mut Vec<u16>, out: &mut Vec<u16>) {
             for (s, v) in binds {
                 free(v, bound, out);
                 bound.push(*s);
+                // a slot bound inside is written: it must fit the scratch too
+                if *s >= SLOTS && !out.contains(s) {
+                    out.push(*s);
+                }
             }
             free(body, bound, out);
             bound.truncate(mark);
@@ -64,6 +69,9 @@ fn free(e: &Expr, bound: &mut Vec<u16>, out: &mut Vec<u16>) {
         } => {
             free(coll, bound, out);
             bound.push(*slot);
+            if *slot >= SLOTS && !out.contains(slot) {
+                out.push(*slot);
+            }
             if let Some(f) = filter {
                 free(f, bound, out);
             }
@@ -93,10 +101,10 @@ fn quantified(g: &Graph, phase: u16, e: Expr) -> Option<Expr> {
     let types = &g.phases.get(phase as usize)?.local_types;
     let mut out = e;
     for s in locals {
-        let coll = domain(*types.get(s as usize)?)?;
         if s >= SLOTS {
             return None;
         }
+        let coll = domain(*types.get(s as usize)?)?;
         out = Expr::Agg {
             kind: AggKind::Min,
             slot: s,

@@ -153,8 +153,9 @@ fn camelot101_passes_without_silences_for_its_rare_branches() {
 /// seed). It does not pass yet: levels 2, 3 and 3.1 leave branches of
 /// `tell` that their own options switch off (through a card's attribute,
 /// which the option-gate analysis does not follow), and levels 1.1 to 1.3
-/// leave deep branches (the Giant crushing an army down to its king, a
-/// player out while holding a king, a freed piece with no room); see
+/// and 4 leave deep branches (the Giant crushing an army down to its king,
+/// a player out while holding a king, a freed piece with no room, a
+/// castling over enemy pieces); see
 /// docs/rulecheck.md, "Guided exploration".
 #[test]
 #[ignore]
