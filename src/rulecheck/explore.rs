@@ -166,6 +166,9 @@ pub struct Setup<'a> {
     pub seed: u64,
 }
 
+/// By target key: the nearest distance, the find and its moves.
+type Nearest = BTreeMap<(u16, u32, bool, u16), (u32, u32, u32)>;
+
 /// The search's state between rounds.
 struct Search<'s, 'a> {
     s: &'s Setup<'a>,
@@ -183,9 +186,9 @@ struct Search<'s, 'a> {
     last_new: u64,
     /// By target: the nearest its guard came, in which find, after how
     /// many moves (whichever round found it).
-    best: BTreeMap<(u16, u32, bool, u16), (u32, u32, u32)>,
+    best: Nearest,
     /// The same for a target's distance outside its guard.
-    best_proxy: BTreeMap<(u16, u32, bool, u16), (u32, u32, u32)>,
+    best_proxy: Nearest,
 }
 
 impl<'s, 'a> Search<'s, 'a> {

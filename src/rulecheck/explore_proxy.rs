@@ -25,11 +25,7 @@ const SLOTS: u16 = 256;
 /// binds beyond the scratch locals, so that it is refused).
 fn free(e: &Expr, bound: &mut Vec<u16>, out: &mut Vec<u16>) {
     match e {
-        Expr::Local(s) => {
-            if !bound.contains(s) && !out.contains(s) {
-                out.push(*s);
-            }
-        }
+        Expr::Local(s) if !bound.contains(s) && !out.contains(s) => out.push(*s),
         Expr::PerPlayer(_, x)
         | Expr::PerCard(_, x)
         | Expr::Table(_, x)
