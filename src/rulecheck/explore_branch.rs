@@ -17,11 +17,17 @@
 //!   reaches no verdict and the same seat chooses again, a few of its next
 //!   options too), and the option whose play brought the guard nearest wins.
 //!
+//! Loop filters, options never offered and `otherwise` branches are
+//! targets too (`explore_aim.rs`); a target the run's options switch off
+//! is not.
+//!
 //! Nothing here is in the engine's hot loop: distances are evaluated only at
 //! target guards, only in explored games.
 
+use super::explore_aim::{self as aim, Columns};
+use super::explore_proxy as proxy;
 use super::stats::Layout;
-use crate::engine::{Action, Game, State};
+use crate::engine::{Action, Game, Probe, State};
 use crate::graph::{Graph, Node};
 use crate::hir::{Expr, Ty};
 use crate::syntax::ast::{AggKind, BinOp};
@@ -33,19 +39,21 @@ pub const FAR: u32 = 1000;
 /// A numeric gap counts at most this much.
 const CAP: u32 = 999;
 /// At most this many targets are followed at once.
-const MAX_TARGETS: usize = 64;
+const MAX_TARGETS: usize = 128;
 /// Options looked at one move ahead, and one move further.
 const LOOK: usize = 16;
 const DEEPER: usize = 6;
 
 /// What must hold for a guard to go the wanted way.
-enum Dist {
+pub(super) enum Dist {
     /// A yes/no value that must be `.1`.
     Leaf(Expr, bool),
     /// A comparison that must hold (numeric: measured as a gap).
     Cmp(BinOp, Expr, Expr, bool),
     And(Vec<Dist>),
     Or(Vec<Dist>),
+    /// A distance computed by an expression (`explore_aim.rs`).
+    Num(Expr),
 }
 
 /// A guard and the branch of it no game has taken.
@@ -54,13 +62,30 @@ pub struct Target {
     pub node: u32,
     /// The branch wanted: the condition true (the body) or false.
     pub want: bool,
+    /// For a choice: the option to be offered (`u16::MAX`: none, for the
+    /// `otherwise`).
+    pub arm: Option<u16>,
     dist: Dist,
+    /// The distance taken outside the guard's frame (`explore_proxy.rs`),
+    /// to steer by where the guard does not run.
+    pub proxy: Option<Expr>,
 }
 
 impl Target {
+    pub(super) fn new(phase: usize, node: usize, want: bool, dist: Dist) -> Target {
+        Target {
+            phase: phase as u16,
+            node: node as u32,
+            want,
+            arm: None,
+            dist,
+            proxy: None,
+        }
+    }
+
     /// Identity across rounds (the target list is rebuilt every round).
-    pub fn key(&self) -> (u16, u32, bool) {
-        (self.phase, self.node, self.want)
+    pub fn key(&self) -> (u16, u32, bool, u16) {
+        (self.phase, self.node, self.want, self.arm.unwrap_or(0))
     }
 
     /// How far `state`, stopped at this guard, is from the wanted branch.
@@ -98,6 +123,10 @@ fn eval(d: &Dist, game: &Game, st: &State) -> u32 {
             .iter()
             .fold(0u32, |s, d| s.saturating_add(eval(d, game, st))),
         Dist::Or(ds) => ds.iter().map(|d| eval(d, game, st)).min().unwrap_or(0),
+        Dist::Num(e) => match st.eval_in_frame(game, e) {
+            Ok(v) => (v.max(0) as u32).min(FAR),
+            Err(_) => FAR,
+        },
     }
 }
 
@@ -143,7 +172,7 @@ fn numeric_side(g: &Graph, phase: u16, e: &Expr) -> Option<bool> {
     }
 }
 
-fn build(g: &Graph, phase: u16, e: &Expr, want: bool, binds: &[(u16, Expr)]) -> Dist {
+pub(super) fn build(g: &Graph, phase: u16, e: &Expr, want: bool, binds: &[(u16, Expr)]) -> Dist {
     match e {
         Expr::Not(x) => build(g, phase, x, !want, binds),
         Expr::Bind(bs, body) => {
@@ -178,40 +207,48 @@ fn build(g: &Graph, phase: u16, e: &Expr, want: bool, binds: &[(u16, Expr)]) -> 
 }
 
 /// The guards that games have reached (`nodes[flat] > 0`) with a branch
-/// none has taken, in graph order, at most [`MAX_TARGETS`].
-pub fn targets(game: &Game, layout: &Layout, nodes: &[u64]) -> Vec<Target> {
+/// none has taken, in graph order, at most [`MAX_TARGETS`]: `if` and
+/// `while` conditions, loop filters, options never offered, `otherwise`s;
+/// none that the options of every column (`columns`) switch off.
+pub fn targets(game: &Game, layout: &Layout, nodes: &[u64], columns: &Columns) -> Vec<Target> {
     let g = game.graph();
-    let ran = |p: usize, n: usize| {
-        nodes
-            .get(layout.node(p as u16, n as u32))
-            .is_some_and(|c| *c > 0)
-    };
     let mut out = Vec::new();
     for (p, ph) in g.phases.iter().enumerate() {
+        let ran = |n: usize| {
+            n < ph.nodes.len()
+                && nodes
+                    .get(layout.node(p as u16, n as u32))
+                    .is_some_and(|c| *c > 0)
+        };
         for (n, node) in ph.nodes.iter().enumerate() {
-            let Node::JumpIfNot(e, to) = node else {
-                continue;
-            };
-            if !ran(p, n) {
+            if !ran(n) || out.len() >= MAX_TARGETS {
                 continue;
             }
-            for (want, next) in [(true, n + 1), (false, *to as usize)] {
-                if next < ph.nodes.len() && !ran(p, next) && out.len() < MAX_TARGETS {
-                    out.push(Target {
-                        phase: p as u16,
-                        node: n as u32,
-                        want,
-                        dist: build(g, p as u16, e, want, &[]),
-                    });
+            match node {
+                Node::JumpIfNot(e, to) => {
+                    for (want, next) in [(true, n + 1), (false, *to as usize)] {
+                        if next < ph.nodes.len() && !ran(next) && !aim::off(e, want, columns) {
+                            out.push(Target::new(p, n, want, build(g, p as u16, e, want, &[])));
+                        }
+                    }
                 }
+                Node::ForNext { .. } if !ran(n + 1) => {
+                    out.extend(aim::loop_target(g, p, n, columns));
+                }
+                Node::Choose { .. } => aim::choice_targets(g, p, n, &ran, columns, &mut out),
+                _ => {}
             }
         }
+    }
+    out.truncate(MAX_TARGETS);
+    for t in &mut out {
+        t.proxy = proxy::proxy(g, t.phase, &t.dist).filter(proxy::reads_state);
     }
     out
 }
 
-/// For each flat node, the targets at it (`u16::MAX`: none; a guard with
-/// both branches wanted keeps the first).
+/// For each flat node, the first of the targets at it (`u16::MAX`: none);
+/// the targets of one node follow each other.
 pub fn index(layout: &Layout, targets: &[Target]) -> Vec<u16> {
     let mut at = vec![u16::MAX; layout.nodes];
     for (k, t) in targets.iter().enumerate().rev() {
@@ -236,8 +273,55 @@ fn nearest(game: &Game, next: &mut State, a: Action, t: &Target) -> Option<u32> 
 
 /// The option among `buf` whose play brings target `t` nearest, looking
 /// one move ahead and, where that shows nothing and the same seat chooses
-/// again, a few of the next options; `None` when no look reached the guard.
+/// again, a few of the next options; where no look reached the guard, the
+/// option that brings its `proxy` (the target's distance taken outside the
+/// guard's frame, as a probe) nearest; `None` when neither says anything.
 pub fn toward(
+    game: &Game,
+    state: &State,
+    buf: &[Action],
+    t: &Target,
+    proxy: Option<&Probe>,
+    rng: &mut ChaCha8Rng,
+) -> Option<usize> {
+    guard_ahead(game, state, buf, t, rng).or_else(|| {
+        let p = proxy?;
+        let mut next = state.clone();
+        let d = |a: &Action| {
+            next.clone_from(state);
+            next.apply(game, *a).ok()?;
+            next.eval_probe(game, p).ok().map(|v| v.max(0) as u32)
+        };
+        pick_nearest(buf.iter().take(LOOK).map(d), rng)
+    })
+}
+
+/// The index of the smallest distance (`None`: not measured), ties broken
+/// at random.
+fn pick_nearest(ds: impl Iterator<Item = Option<u32>>, rng: &mut ChaCha8Rng) -> Option<usize> {
+    let mut best: Option<(u32, usize)> = None;
+    let mut ties = 0u32;
+    for (i, d) in ds.enumerate() {
+        let Some(d) = d else { continue };
+        match best {
+            Some((b, _)) if d > b => {}
+            Some((b, _)) if d == b => {
+                ties += 1;
+                if rng.random_range(0..=ties) == 0 {
+                    best = Some((d, i));
+                }
+            }
+            _ => {
+                best = Some((d, i));
+                ties = 0;
+            }
+        }
+    }
+    best.map(|(_, i)| i)
+}
+
+/// [`toward`] by the guard's own distance, where a look reaches it.
+fn guard_ahead(
     game: &Game,
     state: &State,
     buf: &[Action],

@@ -11,6 +11,8 @@
 //!
 //! After the random games, `explore.rs` searches the lines of play they
 //! missed (guided exploration; `explore_run.rs` sets it up for a file,
+//! `explore_play.rs` plays one game, `explore_branch.rs`, `explore_aim.rs`
+//! and `explore_proxy.rs` measure how far a game is from a branch,
 //! `explore_report.rs` turns what it reached into notes).
 //!
 //! `playout.rs` plays one game, `simulate.rs` a column on all cores,
@@ -40,9 +42,12 @@ mod compare;
 mod cycle;
 mod exits;
 pub mod explore;
+mod explore_aim;
 mod explore_branch;
 mod explore_budget;
 mod explore_measure;
+mod explore_play;
+mod explore_proxy;
 mod explore_report;
 mod explore_run;
 mod fires;

@@ -246,22 +246,47 @@ impl Run {
         stats: Vec<Vec<Stats>>,
         explored: Vec<Option<Explored>>,
     ) -> Report {
-        let plan = self.plan;
-        let repro_dir = self.config.repro_dir.clone();
-        let n = self.files.len();
-        let base_index = |i: usize| self.files.iter().position(|f| f.base_of == Some(i));
         // first judge every file (a variant with its base's counts) ...
-        let mut judged = Vec::with_capacity(n);
-        for (i, f) in self.files.iter().enumerate() {
-            let (Some((game, layout)), Some(c)) = (&f.game, &f.compiled) else {
-                judged.push(None);
-                continue;
-            };
-            let Some(graph) = &c.graph else {
-                judged.push(None);
-                continue;
-            };
-            let base = base_index(i).and_then(|j| {
+        let judged: Vec<Option<Judged>> = (0..self.files.len())
+            .map(|i| self.judge(i, &stats, &explored))
+            .collect();
+        // ... then build the reports
+        let plan = self.plan;
+        let n = self.files.len();
+        let mut files: Vec<Option<FileReport>> = Vec::with_capacity(n);
+        let shown_with: Vec<Option<usize>> = self.files.iter().map(|f| f.shown_with).collect();
+        let base_of: Vec<Option<usize>> = self.files.iter().map(|f| f.base_of).collect();
+        for ((mut f, stats), judged) in self.files.into_iter().zip(stats).zip(judged) {
+            if let Some(j) = judged {
+                let command = match (f.shown_with, self.paths.first()) {
+                    (Some(_), Some(lead)) => plan.command(lead, &f.columns),
+                    _ => plan.command(&f.path, &f.columns),
+                };
+                f.report.sim = Some(sim_section(&mut f, j, &plan, stats, command));
+            }
+            files.push(Some(f.report));
+        }
+        nest(files, &shown_with, &base_of)
+    }
+
+    /// The findings, notes, comparison with the base, option names and rule
+    /// counts of file `i`, if it was simulated.
+    fn judge(
+        &self,
+        i: usize,
+        stats: &[Vec<Stats>],
+        explored: &[Option<Explored>],
+    ) -> Option<Judged> {
+        let f = &self.files[i];
+        let (Some((game, layout)), Some(c)) = (&f.game, &f.compiled) else {
+            return None;
+        };
+        let graph = c.graph.as_ref()?;
+        let base = self
+            .files
+            .iter()
+            .position(|f| f.base_of == Some(i))
+            .and_then(|j| {
                 let b = &self.files[j];
                 match (&b.game, &b.compiled) {
                     (Some((game, layout)), Some(c)) => Some(verdicts::BaseInput {
@@ -273,80 +298,95 @@ impl Run {
                     _ => None,
                 }
             });
-            let cx = Context::new(&f.report.source, &c.hir, graph);
-            let (found, notes) = verdicts::findings(&Input {
-                cx: &cx,
-                game,
-                layout,
-                plan: &plan,
-                path: &f.path,
-                columns: &f.columns,
-                stats: &stats[i],
-                repro_dir: repro_dir.as_deref(),
-                explored: explored.get(i).and_then(Option::as_ref),
-                base: base.as_ref(),
-            });
-            let compare = base
-                .as_ref()
-                .map(|b| super::compare::deltas(b.stats, &stats[i], &f.columns))
-                .unwrap_or_default();
-            let options = game.options().iter().map(|o| o.name.clone()).collect();
-            let fires = super::fires::counts(&cx, layout, &stats[i]);
-            judged.push(Some((found, notes, compare, options, fires)));
-        }
-        // ... then build the reports
-        let mut files: Vec<Option<FileReport>> = Vec::with_capacity(n);
-        let shown_with: Vec<Option<usize>> = self.files.iter().map(|f| f.shown_with).collect();
-        let base_of: Vec<Option<usize>> = self.files.iter().map(|f| f.base_of).collect();
-        for ((mut f, stats), judged) in self.files.into_iter().zip(stats).zip(judged) {
-            if let Some((found, notes, compare, option_names, fires)) = judged {
-                if f.base_of.is_none() {
-                    for (lint, d, ev) in found {
-                        f.report.add_with(lint, d, ev);
-                    }
-                    f.report.sort();
-                }
-                f.report.sim = Some(SimSection {
-                    command: match (f.shown_with, self.paths.first()) {
-                        (Some(_), Some(lead)) => plan.command(lead, &f.columns),
-                        _ => plan.command(&f.path, &f.columns),
-                    },
-                    notes: if f.base_of.is_none() {
-                        notes
-                    } else {
-                        Vec::new()
-                    },
-                    plan: plan.clone(),
-                    option_names,
-                    columns: f.columns,
-                    stats,
-                    base: None,
-                    compare,
-                    fires,
-                });
-            }
-            files.push(Some(f.report));
-        }
-        // A variant's base goes into the variant's simulation.
-        for j in 0..n {
-            if let Some(i) = base_of[j]
-                && let Some(sim) = files[j].take().and_then(|r| r.sim)
-                && let Some(Some(v)) = files.get_mut(i)
-                && let Some(vs) = &mut v.sim
-            {
-                vs.base = Some(Box::new(sim));
-            }
-        }
-        let mut files: Vec<FileReport> = files.into_iter().flatten().collect();
-        // Rules variants appear in the table of the file they are compared with.
-        for i in 0..files.len() {
-            if let Some(lead) = shown_with.get(i).copied().flatten()
-                && let Some(sim) = files[i].sim.clone()
-            {
-                files[lead].compared.push(sim);
-                files[i].shown_with = Some(files[lead].source.name.clone());
-            }
-        }
-        Report { files }
+        let cx = Context::new(&f.report.source, &c.hir, graph);
+        let (found, notes) = verdicts::findings(&Input {
+            cx: &cx,
+            game,
+            layout,
+            plan: &self.plan,
+            path: &f.path,
+            columns: &f.columns,
+            stats: &stats[i],
+            repro_dir: self.config.repro_dir.as_deref(),
+            explored: explored.get(i).and_then(Option::as_ref),
+            base: base.as_ref(),
+        });
+        let compare = base
+            .as_ref()
+            .map(|b| super::compare::deltas(b.stats, &stats[i], &f.columns))
+            .unwrap_or_default();
+        let options = game.options().iter().map(|o| o.name.clone()).collect();
+        let fires = super::fires::counts(&cx, layout, &stats[i]);
+        Some((found, notes, compare, options, fires))
     }
+}
+
+/// What [`Run::finish_explored`] judged of one simulated file: its
+/// findings, notes, comparison with its base, option names and rule counts.
+type Judged = (
+    Vec<verdicts::Found>,
+    Vec<String>,
+    Vec<super::compare::Delta>,
+    Vec<String>,
+    Vec<super::fires::Fire>,
+);
+
+/// A simulated file's findings added to its report (unless it is a base,
+/// reported inside its variant), and its simulation section.
+fn sim_section(
+    f: &mut Prepared,
+    (found, notes, compare, option_names, fires): Judged,
+    plan: &Plan,
+    stats: Vec<Stats>,
+    command: String,
+) -> SimSection {
+    if f.base_of.is_none() {
+        for (lint, d, ev) in found {
+            f.report.add_with(lint, d, ev);
+        }
+        f.report.sort();
+    }
+    SimSection {
+        command,
+        notes: if f.base_of.is_none() {
+            notes
+        } else {
+            Vec::new()
+        },
+        plan: plan.clone(),
+        option_names,
+        columns: std::mem::take(&mut f.columns),
+        stats,
+        base: None,
+        compare,
+        fires,
+    }
+}
+
+/// The reports in order: a variant's base inside the variant's simulation,
+/// a rules variant in the table of the file it is compared with.
+fn nest(
+    mut files: Vec<Option<FileReport>>,
+    shown_with: &[Option<usize>],
+    base_of: &[Option<usize>],
+) -> Report {
+    for j in 0..files.len() {
+        if let Some(i) = base_of[j]
+            && let Some(sim) = files[j].take().and_then(|r| r.sim)
+            && let Some(Some(v)) = files.get_mut(i)
+            && let Some(vs) = &mut v.sim
+        {
+            vs.base = Some(Box::new(sim));
+        }
+    }
+    let mut files: Vec<FileReport> = files.into_iter().flatten().collect();
+    for i in 0..files.len() {
+        if let Some(lead) = shown_with.get(i).copied().flatten()
+            && let Some(sim) = files[i].sim.clone()
+        {
+            files[lead].compared.push(sim);
+            files[i].shown_with = Some(files[lead].source.name.clone());
+        }
+    }
+    Report { files }
 }

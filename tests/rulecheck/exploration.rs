@@ -118,7 +118,8 @@ fn a_defect_behind_an_exact_total_is_found_by_branch_distance() {
 
 /// Camelot 101's rare promotion and lone king carry no silence:
 /// exploration reaches them (a king taken whose lord is already out keeps
-/// its silence: a loop's filter gives no branch distance).
+/// its silence: two king captures in one game are deeper than the search
+/// goes).
 /// One cheap configuration here (2 players, 100 random games, 320 explored
 /// games: a fixed number, so the run is deterministic); every level at five
 /// seeds is the ignored test `camelot101_levels_pass_at_five_seeds`.
@@ -148,8 +149,14 @@ fn camelot101_passes_without_silences_for_its_rare_branches() {
 }
 
 /// `cargo test --release --test rulecheck -- --ignored camelot101_levels`:
-/// Camelot 101 and every level, at five seeds (about 25 s a file and seed
-/// on one core).
+/// Camelot 101 and every level, at five seeds (about 25 s of CPU a file and
+/// seed). It does not pass yet: levels 2, 3 and 3.1 leave branches of
+/// `tell` that their own options switch off (through a card's attribute,
+/// which the option-gate analysis does not follow), and levels 1.1 to 1.3
+/// and 4 leave deep branches (the Giant crushing an army down to its king,
+/// a player out while holding a king, a freed piece with no room, a
+/// castling over enemy pieces); see
+/// docs/rulecheck.md, "Guided exploration".
 #[test]
 #[ignore]
 fn camelot101_levels_pass_at_five_seeds() {

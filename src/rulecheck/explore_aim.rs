@@ -1,0 +1,212 @@
+//! The targets of guided exploration's branch distance (`explore_branch.rs`)
+//! that are not an `if`: a loop's filter that no element ever passed, a
+//! choice option that was never offered (its `for` filter or `when` guard
+//! never held), and a choice's `otherwise` that never ran (some option was
+//! always offered). Their distances are built as expressions of the rules
+//! language and evaluated in the frame of the node that holds them:
+//!
+//! - `for s in Suit where lord_of(s) == q` is as far as the nearest element
+//!   is from passing the filter (`min(d(filter) for s in Suit)`);
+//! - `"tell {c}" for c in p.scroll where usable(c)` likewise, over the
+//!   option's source (and its second source, for a pair);
+//! - `otherwise` is as far as the number of options offered is from 0.
+//!
+//! A target the run's options switch off in every column (`if bury == 1`
+//! with `bury = 0`) is left out: no line of play can reach it.
+
+use super::explore_branch::{Dist, FAR, Target, build};
+use super::gate::{Need, needs, switched_off};
+use crate::graph::{Graph, Node};
+use crate::hir::Expr;
+use crate::syntax::ast::{AggKind, BinOp};
+
+/// The run's columns: option values and players, each.
+pub type Columns<'a> = [(&'a [i32], usize)];
+
+fn int(v: u32) -> Expr {
+    Expr::Int(v as i32)
+}
+
+fn bin(op: BinOp, a: Expr, b: Expr) -> Expr {
+    Expr::Bin(op, Box::new(a), Box::new(b))
+}
+
+fn cond(c: Expr, a: Expr, b: Expr) -> Expr {
+    Expr::Cond(Box::new(c), Box::new(a), Box::new(b))
+}
+
+fn agg(kind: AggKind, slot: u16, coll: &Expr, filter: Option<Expr>, body: Option<Expr>) -> Expr {
+    Expr::Agg {
+        kind,
+        slot,
+        coll: Box::new(coll.clone()),
+        filter: filter.map(Box::new),
+        body: body.map(Box::new),
+    }
+}
+
+/// `x` held to at most `cap`.
+fn at_most(x: Expr, cap: u32) -> Expr {
+    cond(bin(BinOp::Gt, x.clone(), int(cap)), int(cap), x)
+}
+
+/// A distance as one expression of the language (0 when it holds), to be
+/// taken the minimum of over a collection.
+pub fn as_expr(d: &Dist) -> Expr {
+    match d {
+        Dist::Leaf(e, want) => {
+            let holds = if *want {
+                e.clone()
+            } else {
+                Expr::Not(Box::new(e.clone()))
+            };
+            cond(holds, int(0), int(FAR))
+        }
+        Dist::Cmp(op, a, b, numeric) => {
+            let holds = bin(*op, a.clone(), b.clone());
+            if !numeric {
+                return cond(holds, int(0), int(FAR));
+            }
+            let (a, b) = (a.clone(), b.clone());
+            let gap = match op {
+                BinOp::Eq => cond(
+                    bin(BinOp::Gt, a.clone(), b.clone()),
+                    bin(BinOp::Sub, a.clone(), b.clone()),
+                    bin(BinOp::Sub, b, a),
+                ),
+                BinOp::Ne => int(1),
+                BinOp::Lt => bin(BinOp::Add, bin(BinOp::Sub, a, b), int(1)),
+                BinOp::Le => bin(BinOp::Sub, a, b),
+                BinOp::Gt => bin(BinOp::Add, bin(BinOp::Sub, b, a), int(1)),
+                _ => bin(BinOp::Sub, b, a),
+            };
+            cond(holds, int(0), at_most(gap, FAR - 1))
+        }
+        Dist::And(ds) => ds
+            .iter()
+            .map(as_expr)
+            .reduce(|a, b| bin(BinOp::Add, a, b))
+            .unwrap_or(int(0)),
+        Dist::Or(ds) => ds
+            .iter()
+            .map(as_expr)
+            .reduce(|a, b| cond(bin(BinOp::Lt, a.clone(), b.clone()), a, b))
+            .unwrap_or(int(0)),
+        Dist::Num(e) => e.clone(),
+    }
+}
+
+/// `min(body for slot in coll)`, [`FAR`] when `coll` is empty.
+fn nearest_of(slot: u16, coll: &Expr, body: Expr) -> Expr {
+    let count = agg(AggKind::Count, slot, coll, None, None);
+    cond(
+        bin(BinOp::Eq, count, int(0)),
+        int(FAR),
+        agg(AggKind::Min, slot, coll, None, Some(body)),
+    )
+}
+
+pub(super) fn off(e: &Expr, want: bool, columns: &Columns) -> bool {
+    let mut n: Vec<Need> = Vec::new();
+    needs(e, want, &mut n);
+    switched_off(&n, columns).is_some()
+}
+
+/// `a and b`, of the parts present.
+fn both(a: Option<&Expr>, b: Option<&Expr>) -> Option<Expr> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(bin(BinOp::And, a.clone(), b.clone())),
+        (a, b) => a.or(b).cloned(),
+    }
+}
+
+/// The collection a loop's `ForNext` walks: its `ForStart`'s.
+fn loop_coll(nodes: &[Node], n: usize, it: u16) -> Option<&Expr> {
+    nodes[..n].iter().rev().find_map(|node| match node {
+        Node::ForStart { coll, iter } if *iter == it => Some(coll),
+        _ => None,
+    })
+}
+
+/// The target of a loop's filter at node `n` of phase `p` (whose body never
+/// ran), if the options do not switch it off.
+pub fn loop_target(g: &Graph, p: usize, n: usize, columns: &Columns) -> Option<Target> {
+    let nodes = &g.phases[p].nodes;
+    let Node::ForNext {
+        slot,
+        iter,
+        filter: Some(f),
+        ..
+    } = &nodes[n]
+    else {
+        return None;
+    };
+    if off(f, true, columns) {
+        return None;
+    }
+    let coll = loop_coll(nodes, n, *iter)?;
+    let body = as_expr(&build(g, p as u16, f, true, &[]));
+    Some(Target::new(
+        p,
+        n,
+        true,
+        Dist::Num(nearest_of(*slot, coll, body)),
+    ))
+}
+
+/// The targets of a choice at node `n`: each option never taken whose
+/// filter or guard can fail (how far it is from being offered), and an
+/// `otherwise` that never ran (how many options are offered).
+pub fn choice_targets(
+    g: &Graph,
+    p: usize,
+    n: usize,
+    ran: &dyn Fn(usize) -> bool,
+    columns: &Columns,
+    out: &mut Vec<Target>,
+) {
+    let Node::Choose {
+        arms, otherwise, ..
+    } = &g.phases[p].nodes[n]
+    else {
+        return;
+    };
+    let mut offered: Vec<Expr> = Vec::new();
+    for (j, arm) in arms.iter().enumerate() {
+        let gate = both(
+            arm.bind.as_ref().and_then(|b| b.filter.as_ref()),
+            arm.guard.as_ref(),
+        );
+        // the options offered by this arm, for `otherwise`
+        let mut count = match &arm.also {
+            Some((s2, c2)) => agg(AggKind::Count, *s2, c2, gate.clone(), None),
+            None => gate.clone().map_or(int(1), |g| cond(g, int(1), int(0))),
+        };
+        if let Some(b) = &arm.bind {
+            count = agg(AggKind::Sum, b.slot, &b.coll, None, Some(count));
+        }
+        offered.push(count);
+        let Some(gate) = gate else { continue };
+        if ran(arm.target as usize) || off(&gate, true, columns) {
+            continue;
+        }
+        let mut d = as_expr(&build(g, p as u16, &gate, true, &[]));
+        if let Some((s2, c2)) = &arm.also {
+            d = nearest_of(*s2, c2, d);
+        }
+        if let Some(b) = &arm.bind {
+            d = nearest_of(b.slot, &b.coll, d);
+        }
+        let mut t = Target::new(p, n, true, Dist::Num(d));
+        t.arm = Some(j as u16);
+        out.push(t);
+    }
+    if let Some(o) = otherwise
+        && !ran(*o as usize)
+        && let Some(sum) = offered.into_iter().reduce(|a, b| bin(BinOp::Add, a, b))
+    {
+        let mut t = Target::new(p, n, false, Dist::Num(at_most(sum, FAR)));
+        t.arm = Some(u16::MAX);
+        out.push(t);
+    }
+}

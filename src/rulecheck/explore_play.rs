@@ -1,0 +1,294 @@
+//! One explored game (`explore.rs`): replay a job's prefix, then make its
+//! free choices (steered toward its branch target or state measure, or an
+//! option never taken, or at random), noting the nodes and options it ran,
+//! the state measures' extremes and how near each target's guard came.
+
+use super::explore::{Aims, Job, STEER, Trace};
+use super::explore_branch as branch;
+use super::explore_measure::look_ahead;
+use super::playout::{Table, audit, fault_at, kind_of};
+use super::stats::{At, Kind, Layout};
+use crate::engine::{Action, Game, Probe, State};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+impl Trace {
+    fn new(layout: &Layout, features: usize, targets: usize) -> Trace {
+        Trace {
+            nodes: vec![u32::MAX; layout.nodes],
+            arms: vec![u32::MAX; layout.arms],
+            picks: Vec::new(),
+            lo: vec![i32::MAX; features],
+            hi: vec![i32::MIN; features],
+            incident: None,
+            near: vec![(u32::MAX, 0); targets],
+            near_proxy: (u32::MAX, 0),
+        }
+    }
+
+    /// The nearest the aimed target's `proxy` came, after `taken` moves.
+    fn measure_proxy(&mut self, game: &Game, state: &State, proxy: Option<&Probe>, taken: u32) {
+        if let Some(p) = proxy
+            && let Ok(v) = state.eval_probe(game, p)
+            && (v.max(0) as u32) < self.near_proxy.0
+        {
+            self.near_proxy = (v.max(0) as u32, taken);
+        }
+    }
+
+    /// The state measures' new extremes.
+    fn measure(&mut self, game: &Game, state: &State, probes: &[(String, Probe)]) {
+        for (f, (_, probe)) in probes.iter().enumerate() {
+            if let Ok(v) = state.eval_probe(game, probe) {
+                self.lo[f] = self.lo[f].min(v);
+                self.hi[f] = self.hi[f].max(v);
+            }
+        }
+    }
+}
+
+/// How the free choices of one explored game are made.
+struct Chooser<'a> {
+    job: &'a Job,
+    aims: &'a Aims<'a>,
+    probes: &'a [(String, Probe)],
+    covered: &'a [bool],
+    /// The aimed target's distance outside its guard, as a probe.
+    proxy: Option<Probe>,
+    rng: ChaCha8Rng,
+    fresh: Vec<usize>,
+}
+
+impl Chooser<'_> {
+    /// The pick at decision `k` among `buf` (`arm_of` maps an action to its
+    /// flat arm): the prefix's, else steered or fresh or at random.
+    fn pick(
+        &mut self,
+        game: &Game,
+        state: &State,
+        buf: &[Action],
+        k: usize,
+        arm_of: &dyn Fn(&Action) -> Option<usize>,
+    ) -> usize {
+        let job = self.job;
+        if k < job.prefix.len() {
+            return (job.prefix[k] as usize).min(buf.len() - 1);
+        }
+        self.fresh.clear();
+        let covered = self.covered;
+        self.fresh
+            .extend((0..buf.len()).filter(|&i| arm_of(&buf[i]).is_some_and(|a| !covered[a])));
+        let avoid = job.avoid.filter(|_| k == job.prefix.len() && buf.len() > 1);
+        if let Some(a) = avoid {
+            self.fresh.retain(|&i| i != a as usize);
+        }
+        let steer = avoid.is_none() && buf.len() > 1;
+        if let Some(i) = self.steered(game, state, buf, steer) {
+            return i;
+        }
+        let rng = &mut self.rng;
+        if !self.fresh.is_empty() && rng.random_bool(0.75) {
+            return self.fresh[rng.random_range(0..self.fresh.len())];
+        }
+        match avoid {
+            Some(a) => {
+                let i = rng.random_range(0..buf.len() - 1);
+                if i >= a as usize { i + 1 } else { i }
+            }
+            None => rng.random_range(0..buf.len()),
+        }
+    }
+
+    /// Half the time, the option toward the job's branch target, else the
+    /// one that pushes its state measure.
+    fn steered(
+        &mut self,
+        game: &Game,
+        state: &State,
+        buf: &[Action],
+        steer: bool,
+    ) -> Option<usize> {
+        let job = self.job;
+        let aimed = match job.aim {
+            Some(k) if steer && self.rng.random_bool(STEER) => {
+                self.aims.targets.get(k).and_then(|t| {
+                    branch::toward(game, state, buf, t, self.proxy.as_ref(), &mut self.rng)
+                })
+            }
+            _ => None,
+        };
+        match job.goal {
+            _ if aimed.is_some() => aimed,
+            Some((f, low)) if steer && self.rng.random_bool(0.5) => self
+                .probes
+                .get(f)
+                .and_then(|(_, p)| look_ahead(game, state, buf, p, low, &mut self.rng)),
+            _ => None,
+        }
+    }
+}
+
+/// The node the state stopped at (for a softlock's label).
+fn stopped_at(state: &State) -> At {
+    state
+        .frames()
+        .last()
+        .map_or(At::Game, |f| At::Node(f.phase, f.pc))
+}
+
+/// The job's table set up, its nodes noted in `tr` (`None`: it failed,
+/// and `tr` says how).
+fn set_up(t: &Table, job: &Job, tr: &mut Trace) -> Option<State> {
+    let (game, layout) = (t.game, t.layout);
+    let nodes = &mut tr.nodes;
+    let mut seen = |p: u16, n: u32| nodes[layout.node(p, n)] = 0;
+    let state = match State::new_observed(game, t.players, job.seed, t.options, &mut seen) {
+        Ok(s) => s,
+        Err(e) => {
+            let m = format!("at setup: {e}");
+            tr.incident = Some((kind_of(&e), fault_at(game, &e, None), 0, false, m));
+            return None;
+        }
+    };
+    if let Some((k, at, m)) = audit(game, &state) {
+        tr.incident = Some((k, at, 0, false, format!("{m} after setup")));
+        return None;
+    }
+    Some(state)
+}
+
+/// The aimed target's distance outside its guard, as a probe.
+fn aimed_proxy(t: &Table, job: &Job, aims: &Aims) -> Option<Probe> {
+    let e = aims.targets.get(job.aim?)?.proxy.clone()?;
+    let mut p = t.game.probe("0", t.players).ok()?;
+    p.expr = e;
+    Some(p)
+}
+
+pub(super) fn play(
+    t: &Table,
+    probes: &[(String, Probe)],
+    covered: &[bool],
+    job: &Job,
+    limit: u32,
+    aims: &Aims,
+) -> Trace {
+    let (game, layout) = (t.game, t.layout);
+    let mut tr = Trace::new(layout, probes.len(), aims.targets.len());
+    let Some(mut state) = set_up(t, job, &mut tr) else {
+        return tr;
+    };
+    let mut ch = Chooser {
+        job,
+        aims,
+        probes,
+        covered,
+        proxy: aimed_proxy(t, job, aims),
+        rng: ChaCha8Rng::seed_from_u64(job.rng),
+        fresh: Vec::new(),
+    };
+    let mut buf: Vec<Action> = Vec::new();
+    let mut taken = 0u32;
+    loop {
+        tr.measure(game, &state, probes);
+        tr.measure_proxy(game, &state, ch.proxy.as_ref(), taken);
+        if state.is_over() || taken >= limit {
+            return tr;
+        }
+        state.legal_actions_into(game, &mut buf);
+        if state.chooser().is_none() || buf.is_empty() {
+            let m = format!("no legal action after {taken} decisions");
+            tr.incident = Some((Kind::Softlock, stopped_at(&state), taken, false, m));
+            return tr;
+        }
+        let frame = state.frames().last().map(|f| (f.phase, f.pc));
+        let arm_of = |a: &Action| {
+            let (p, n) = frame?;
+            (a.arm != Action::PASS)
+                .then(|| layout.arm(p, n, a.arm))
+                .flatten()
+        };
+        let pick = ch.pick(game, &state, &buf, taken as usize, &arm_of);
+        let action = buf[pick];
+        tr.picks.push(pick as u32);
+        if let Some(a) = arm_of(&action)
+            && tr.arms[a] == u32::MAX
+        {
+            tr.arms[a] = taken + 1;
+        }
+        taken += 1;
+        if let Err(e) = step(&mut tr, t, aims, &mut state, action, taken) {
+            let at = fault_at(game, &e, Some(&state));
+            let m = format!("move {taken}: {e}");
+            tr.incident = Some((kind_of(&e), at, taken, true, m));
+            return tr;
+        }
+        if let Some((k, at, m)) = audit(game, &state) {
+            tr.incident = Some((k, at, taken, false, format!("{m} after move {taken}")));
+            return tr;
+        }
+    }
+}
+
+/// Apply `action` (move number `taken`), noting the nodes it runs and how
+/// near each target's guard comes.
+fn step(
+    tr: &mut Trace,
+    t: &Table,
+    aims: &Aims,
+    state: &mut State,
+    action: Action,
+    taken: u32,
+) -> Result<(), crate::engine::EngineError> {
+    let (game, layout) = (t.game, t.layout);
+    let (nodes, near) = (&mut tr.nodes, &mut tr.near);
+    state.apply_looking(game, action, &mut |st: &State, p, n| {
+        let i = layout.node(p, n);
+        if nodes[i] == u32::MAX {
+            nodes[i] = taken;
+        }
+        let Some(&first) = aims.at.get(i).filter(|k| **k != u16::MAX) else {
+            return;
+        };
+        // the targets of one node follow each other
+        for (k, tg) in aims.targets.iter().enumerate().skip(first as usize) {
+            if (tg.phase, tg.node) != (p, n) {
+                break;
+            }
+            let d = tg.distance(game, st);
+            if d < near[k].0 {
+                near[k] = (d, taken);
+            }
+        }
+    })
+}
+
+/// Play `job`, turning a panic into a fault of the whole game.
+pub(super) fn guarded(
+    t: &Table,
+    probes: &[(String, Probe)],
+    covered: &[bool],
+    job: &Job,
+    limit: u32,
+    aims: &Aims,
+) -> Trace {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        play(t, probes, covered, job, limit, aims)
+    }))
+    .unwrap_or_else(|payload| Trace {
+        nodes: Vec::new(),
+        arms: Vec::new(),
+        picks: job.prefix.clone(),
+        lo: Vec::new(),
+        hi: Vec::new(),
+        near: Vec::new(),
+        near_proxy: (u32::MAX, 0),
+        incident: Some((
+            Kind::RuleFault,
+            At::Game,
+            u32::MAX,
+            false,
+            super::simulate::panic_message(payload.as_ref()),
+        )),
+    })
+}
