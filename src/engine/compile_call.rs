@@ -14,6 +14,9 @@ use crate::hir::{Builtin, Expr};
 use crate::syntax::ast::{AggKind, BinOp};
 
 /// Compile a call of a builtin.
+///
+/// Long on purpose: one short match arm per builtin, so the whole builtin
+/// set compiles in one place and reads beside `hir::Builtin`.
 pub(crate) fn call(g: &Graph, b: Builtin, args: &[Expr]) -> Val {
     let op = |i: usize| arg(g, &args[i]);
     match b {
@@ -236,6 +239,8 @@ thread_local! {
 }
 
 /// Compile an expression used as a collection.
+///
+/// Long on purpose: one match arm per kind of collection expression.
 pub(crate) fn coll(g: &Graph, e: &Expr) -> Col {
     const EMPTY: Coll = Coll::Range(0, -1);
     match e {
@@ -321,6 +326,10 @@ pub(crate) fn coll(g: &Graph, e: &Expr) -> Col {
 
 /// Compile an aggregate: the collection walked once, each element bound to
 /// `slot`, stopping early where the answer is known or at a fault.
+///
+/// Long on purpose: one closure per family of aggregates (count; any, all,
+/// first; sum, min, max). Each is a hot loop, written out whole so that it
+/// compiles into one function with the filter and body inlined.
 pub(crate) fn aggregate(
     g: &Graph,
     kind: AggKind,

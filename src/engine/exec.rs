@@ -450,6 +450,9 @@ impl State {
 
     /// Walk the legal actions of the choice node at the current pc; `f`
     /// returns false to stop early.
+    ///
+    /// Long on purpose: the hot listing loop, with plain, bound and paired
+    /// arms written out in one function so `f` and the guards inline.
     pub(crate) fn for_each_action(
         &self,
         g: &Program,

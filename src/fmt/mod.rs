@@ -424,43 +424,61 @@ pub fn changed_lines(a: &str, b: &str) -> usize {
     x.len().max(y.len()) - common
 }
 
+/// Standard input, at most [`crate::load::MAX_RULES_FILE`] bytes; `None`
+/// after saying what went wrong.
+fn read_stdin() -> Option<String> {
+    let mut s = String::new();
+    let max = crate::load::MAX_RULES_FILE;
+    let stdin = std::io::Read::take(std::io::stdin(), max + 1);
+    match std::io::Read::read_to_string(&mut { stdin }, &mut s) {
+        Ok(n) if n as u64 > max => {
+            eprintln!("error: standard input is larger than {} MiB", max >> 20);
+            None
+        }
+        Ok(_) => Some(s),
+        Err(e) => {
+            eprintln!("error: cannot read standard input: {e}");
+            None
+        }
+    }
+}
+
+/// A rules file's text, at most [`crate::load::MAX_RULES_FILE`] bytes;
+/// `None` after saying what went wrong.
+fn read_file(path: &std::path::Path) -> Option<String> {
+    let read = crate::load::read_at_most(path, crate::load::MAX_RULES_FILE).and_then(|b| {
+        String::from_utf8(b).map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))
+    });
+    match read {
+        Ok(t) => Some(t),
+        Err(e) if e.kind() == std::io::ErrorKind::InvalidData => {
+            eprintln!(
+                "error: `{}` is not UTF-8 text (`grail check` says where); not formatted",
+                path.display()
+            );
+            None
+        }
+        Err(e) => {
+            eprintln!("error: cannot read `{}`: {e}", path.display());
+            None
+        }
+    }
+}
+
 /// Run `grail fmt`: returns the exit code.
 pub fn run(args: FmtArgs) -> u8 {
     let mut code = 0;
     for path in &args.files {
         let stdin = path.as_os_str() == "-";
         let text = if stdin {
-            let mut s = String::new();
-            let max = crate::load::MAX_RULES_FILE;
-            let stdin = std::io::Read::take(std::io::stdin(), max + 1);
-            match std::io::Read::read_to_string(&mut { stdin }, &mut s) {
-                Ok(n) if n as u64 > max => {
-                    eprintln!("error: standard input is larger than {} MiB", max >> 20);
-                    return 2;
-                }
-                Ok(_) => s,
-                Err(e) => {
-                    eprintln!("error: cannot read standard input: {e}");
-                    return 2;
-                }
+            match read_stdin() {
+                Some(t) => t,
+                None => return 2,
             }
         } else {
-            let read = crate::load::read_at_most(path, crate::load::MAX_RULES_FILE).and_then(|b| {
-                String::from_utf8(b)
-                    .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))
-            });
-            match read {
-                Ok(t) => t,
-                Err(e) if e.kind() == std::io::ErrorKind::InvalidData => {
-                    eprintln!(
-                        "error: `{}` is not UTF-8 text (`grail check` says where); not formatted",
-                        path.display()
-                    );
-                    code = 2;
-                    continue;
-                }
-                Err(e) => {
-                    eprintln!("error: cannot read `{}`: {e}", path.display());
+            match read_file(path) {
+                Some(t) => t,
+                None => {
                     code = 2;
                     continue;
                 }
