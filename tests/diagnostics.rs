@@ -220,3 +220,26 @@ proptest! {
         }
     }
 }
+
+/// A rule holds at most `MAX_LOCALS` (65,535) local slots: at the limit the
+/// game loads; one past it is refused with E0118 once, at its place.
+#[test]
+fn local_slots_at_and_past_the_limit() {
+    let game = |lets: usize| {
+        let mut text = String::from(
+            "game \"Slots\" {\n  players 2..2\n}\ncard Chip {\n  value: int\n}\n\
+             deck chips of Chip size 1 in pile {\n  1 x { value: 1 }\n}\n\
+             zone pile: shared pile hidden\nvar score: int per player = 0\n\nstart {\n",
+        );
+        for i in 0..lets {
+            text.push_str(&format!("  let v{i} = 1\n"));
+        }
+        text.push_str("  end game\n}\n\nwinners highest p.score\n");
+        grail::Game::from_source("slots.rules", &text)
+    };
+    assert!(game(65_535).is_ok(), "65,535 locals is the limit");
+    let err = game(65_536).err().expect("65,536 locals is past the limit");
+    let text = err.render_plain();
+    assert_eq!(text.matches("E0118").count(), 1, "{text}");
+    assert!(text.contains("more than 65535 local values"), "{text}");
+}

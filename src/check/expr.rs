@@ -11,6 +11,10 @@ use crate::syntax::ast::{self, AggKind, BinOp, ExprKind, UnOp};
 pub const MAX_FN_NESTING: usize = 32;
 /// Function expansions in a whole game (each use of a `fn` is one).
 pub const MAX_FN_EXPANSIONS: usize = 100_000;
+/// Local slots in one phase, `start`, `winners` or `evaluate` rule: its
+/// locals, loop and aggregate variables, and one per parameter of every
+/// function use expanded into it (docs/language.md, "Limits").
+pub const MAX_LOCALS: u16 = u16::MAX;
 
 /// Local variables in scope, innermost last; slots are never reused within a procedure.
 #[derive(Default)]
@@ -24,15 +28,31 @@ pub(crate) struct Scope {
     pub slot_types: Vec<Ty>,
     /// Parameters of a function being expanded: name -> argument.
     pub aliases: Vec<(String, Expr, Ty)>,
+    /// Slots asked for past [`MAX_LOCALS`] (0 when none): the checker
+    /// reports it once (`past_limit_reported`), and the game is refused.
+    pub asked_past_limit: usize,
+    pub past_limit_reported: bool,
 }
 
 impl Scope {
     pub fn push(&mut self, name: &str, ty: Ty) -> u16 {
+        let slot = self.take_slot(name, ty);
+        self.names.push((name.to_string(), slot, ty));
+        slot
+    }
+
+    /// A new slot. Past [`MAX_LOCALS`] the last slot is given again and
+    /// `asked_past_limit` counts it: the game is refused, so the shared
+    /// slot is never run.
+    pub fn take_slot(&mut self, name: &str, ty: Ty) -> u16 {
+        if self.next_slot == MAX_LOCALS {
+            self.asked_past_limit = self.asked_past_limit.saturating_add(1);
+            return MAX_LOCALS - 1;
+        }
         let slot = self.next_slot;
         self.next_slot += 1;
         self.slot_names.push(name.to_string());
         self.slot_types.push(ty);
-        self.names.push((name.to_string(), slot, ty));
         slot
     }
     pub fn open(&mut self) {
@@ -85,7 +105,29 @@ impl Checker {
         if !t.fits(want) {
             self.mismatch(e.span, want, t, what);
         }
+        self.locals_past_limit(scope, e.span);
         x
+    }
+
+    /// Report, once per scope, that it asked for more than [`MAX_LOCALS`]
+    /// local slots; `span` is where it was noticed.
+    pub(crate) fn locals_past_limit(&mut self, scope: &mut Scope, span: Span) {
+        if scope.asked_past_limit == 0 || scope.past_limit_reported {
+            return;
+        }
+        scope.past_limit_reported = true;
+        self.error(
+            Diagnostic::error(
+                code::TOO_MANY_EXPANSIONS,
+                format!("more than {MAX_LOCALS} local values in one rule"),
+            )
+            .label(span, "the limit was passed here")
+            .help(format!(
+                "a phase (or `start`, `winners`, `evaluate`) holds at most {MAX_LOCALS} locals: \
+                 its `let`s, loop and aggregate variables, and one per parameter of each \
+                 function use; use a `let` for a value used many times, or split the phase"
+            )),
+        );
     }
 
     pub(crate) fn mismatch(&mut self, span: Span, want: Ty, got: Ty, what: &str) {
@@ -294,10 +336,7 @@ impl Checker {
         let mut binds = Vec::new();
         for (((pn, _), t), a) in decl.params.iter().zip(&params).zip(args) {
             let x = self.expect(a, *t, scope, &format!("this argument of `{}`", name.text));
-            let slot = scope.next_slot;
-            scope.next_slot += 1;
-            scope.slot_names.push(format!("{}.{}", name.text, pn.text));
-            scope.slot_types.push(*t);
+            let slot = scope.take_slot(&format!("{}.{}", name.text, pn.text), *t);
             binds.push((slot, x));
             aliases.push((pn.text.clone(), Expr::Local(slot), *t));
         }

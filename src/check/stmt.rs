@@ -43,6 +43,10 @@ impl Checker {
                     let mut scope = Scope::default();
                     let mut ctx = Ctx { proc: 0, loops: 0 };
                     let body = self.block(block, &mut scope, &mut ctx);
+                    self.locals_past_limit(
+                        &mut scope,
+                        Span::new(span.start as usize, span.start as usize + 5),
+                    );
                     self.procs[0].body = body;
                     self.procs[0].locals = scope.next_slot;
                     self.procs[0].local_names = scope.slot_names;
@@ -73,6 +77,7 @@ impl Checker {
                     }
                     let mut ctx = Ctx { proc: id, loops: 0 };
                     let body = self.block(&p.body, &mut scope, &mut ctx);
+                    self.locals_past_limit(&mut scope, p.name.span);
                     self.procs[id as usize].body = body;
                     self.procs[id as usize].locals = scope.next_slot;
                     self.procs[id as usize].local_names = scope.slot_names;
