@@ -242,9 +242,10 @@ impl Diagnostics {
 
     /// Render every diagnostic as miette would, without colour (for tests and pipes).
     pub fn render_plain(&self) -> String {
-        self.render_with(GraphicalReportHandler::new_themed(
-            GraphicalTheme::unicode_nocolor(),
-        ))
+        self.render_with(
+            GraphicalReportHandler::new_themed(GraphicalTheme::unicode_nocolor()),
+            false,
+        )
     }
 
     /// Render for a terminal: colour unless `NO_COLOR` is set or stderr is not a tty.
@@ -253,11 +254,14 @@ impl Diagnostics {
         if std::env::var_os("NO_COLOR").is_some() || !std::io::stderr().is_terminal() {
             self.render_plain()
         } else {
-            self.render_with(GraphicalReportHandler::new())
+            self.render_with(GraphicalReportHandler::new(), true)
         }
     }
 
-    fn render_with(&self, handler: GraphicalReportHandler) -> String {
+    /// Rendered with `handler`; control and invisible characters (from a
+    /// file name, or a text that was not refused on reading) are shown
+    /// escaped, and with `color`, miette's colour sequences are kept.
+    fn render_with(&self, handler: GraphicalReportHandler, color: bool) -> String {
         let handler = handler.with_width(100);
         let mut out = String::new();
         for d in &self.items {
@@ -278,7 +282,10 @@ impl Diagnostics {
             "{}: {} error(s), {} warning(s)\n",
             self.source.name, errors, warnings
         ));
-        out
+        match crate::sanitize::clean_with(&out, color) {
+            std::borrow::Cow::Borrowed(_) => out,
+            std::borrow::Cow::Owned(clean) => clean,
+        }
     }
 }
 

@@ -4,6 +4,7 @@
 //!
 //! ```text
 //! grammar/rules.pest
+//!   sanitize   control and invisible characters escaped in printed text
 //!   syntax/    text -> AST (spans on every node; parse errors as diagnostics)
 //!   check/     AST -> HIR (names -> typed indices; all errors collected)
 //!   hir/       the HIR: check produces it, graph and the engine consume it
@@ -36,6 +37,7 @@ pub mod lsp;
 pub mod playout;
 pub mod repl;
 pub mod rulecheck;
+pub mod sanitize;
 pub mod serve;
 pub mod sim;
 pub mod syntax;

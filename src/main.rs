@@ -83,11 +83,12 @@ fn graph(file: &std::path::Path, format: Format, phase: Option<&str>) -> u8 {
             Some(i) => Some(vec![i]),
             None => {
                 let names: Vec<&str> = g.phases.iter().map(|p| p.name.as_str()).collect();
-                eprintln!(
+                let msg = format!(
                     "error: {} has no phase `{name}`; its phases are {}",
                     file.display(),
                     names.join(", ")
                 );
+                eprintln!("{}", grail::sanitize::clean(&msg));
                 return 2;
             }
         },
@@ -171,14 +172,14 @@ fn perft(
     let opts = match game.options_from(set) {
         Ok(o) => o,
         Err(e) => {
-            eprintln!("error: {e}");
+            eprintln!("error: {}", grail::sanitize::clean(&e.to_string()));
             return 2;
         }
     };
     let mut state = match grail::State::new(&game, players, seed, &opts) {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("error: {e}");
+            eprintln!("error: {}", grail::sanitize::clean(&e.to_string()));
             return 1;
         }
     };
@@ -186,12 +187,14 @@ fn perft(
         let text = match grail::load::read_small_text(path) {
             Ok(t) => t,
             Err(e) => {
-                eprintln!("error: cannot read {}: {e}", path.display());
+                let msg = format!("error: cannot read {}: {e}", path.display());
+                eprintln!("{}", grail::sanitize::clean(&msg));
                 return 1;
             }
         };
         if let Err(e) = state.apply_setup(&game, &text) {
-            eprintln!("error: {}: {e}", path.display());
+            let msg = format!("error: {}: {e}", path.display());
+            eprintln!("{}", grail::sanitize::clean(&msg));
             return 1;
         }
     }

@@ -208,3 +208,84 @@ fn hostile_inputs() {
     });
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
+
+/// The step budget, exactly: `steps_5000000.rules` takes 5,000,000 steps
+/// without a decision and ends; `steps_5000001.rules` (one assignment more)
+/// is stopped as a runaway. The cases above snapshot the messages.
+#[test]
+fn step_budget_at_and_past_the_limit() {
+    let data = root().join("tests/hostile/data");
+    let game = grail::Game::load(data.join("steps_5000000.rules")).expect("compiles");
+    let s = grail::State::new(&game, 2, 1, &game.default_options()).expect("runs");
+    assert_eq!(s.steps(), grail::engine::STEP_BUDGET);
+    assert_eq!(s.steps(), 5_000_000);
+    let game = grail::Game::load(data.join("steps_5000001.rules")).expect("compiles");
+    let err = grail::State::new(&game, 2, 1, &game.default_options())
+        .err()
+        .expect("a runaway");
+    assert!(err.to_string().contains("5000000 steps"), "{err}");
+}
+
+/// A game declaring more than 65,000 of a kind is refused (E0030): the
+/// engine numbers them in 16 bits, and 70,000 variables used to alias
+/// `v65536` to `v0` silently. Each kind at the limit and one past it.
+#[test]
+fn declarations_at_and_past_the_limit() {
+    const N: usize = grail::syntax::limits::MAX_DECLARED;
+    let head = "game \"D\" { players 2..2 }\ncard C { value: int }\n\
+                deck d of C size 1 in pile { 1 x { value: 1 } }\nzone pile: shared pile hidden\n";
+    let tail = "start { end game }\nwinners highest 0\n";
+    // (kind, how many `head` declares already, N declarations, the message)
+    type Decls = fn(usize) -> String;
+    let kinds: [(&str, usize, Decls, &str); 4] = [
+        (
+            "variables",
+            0,
+            |n| (0..n).map(|i| format!("var v{i}: int = 0\n")).collect(),
+            "more than 65,000 variables",
+        ),
+        (
+            "enum values",
+            0,
+            |n| {
+                let values: Vec<String> = (0..n).map(|i| format!("e{i}")).collect();
+                format!("enum Big {{ {} }}\n", values.join(", "))
+            },
+            "more than 65,000 values in enum `Big`",
+        ),
+        (
+            "options",
+            0,
+            |n| {
+                (0..n)
+                    .map(|i| format!("option o{i} = 1 in 0..2\n"))
+                    .collect()
+            },
+            "more than 65,000 options",
+        ),
+        (
+            "zones",
+            1,
+            |n| {
+                (0..n)
+                    .map(|i| format!("zone z{i}: shared pile hidden\n"))
+                    .collect()
+            },
+            "more than 65,000 zones and boards",
+        ),
+    ];
+    for (what, already, decls, message) in kinds {
+        let at = format!("{head}{}{tail}", decls(N - already));
+        let past = format!("{head}{}{tail}", decls(N - already + 1));
+        let loaded_at = grail::load::load_text("at.rules", &at);
+        let loaded_past = grail::load::load_text("past.rules", &past);
+        if let Err(d) = &loaded_at {
+            panic!("{what} at the limit refused:\n{}", d.render_plain());
+        }
+        let d = loaded_past
+            .err()
+            .unwrap_or_else(|| panic!("{what} past the limit accepted"));
+        let shown = d.render_plain();
+        assert!(shown.contains(message), "{what}:\n{shown}");
+    }
+}

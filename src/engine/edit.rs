@@ -54,6 +54,8 @@ pub enum EditError {
         value: String,
         takes: String,
     },
+    /// A whole number beyond 32 bits for a number variable.
+    OutOfRange { var: String, value: String },
     /// A variable whose type cannot be written by hand.
     NotSettable(String),
 }
@@ -114,6 +116,12 @@ impl std::fmt::Display for EditError {
             EditError::BadValue { var, value, takes } => {
                 write!(f, "`{var}` takes {takes}, not `{value}`")
             }
+            EditError::OutOfRange { var, value } => write!(
+                f,
+                "`{value}` is out of range: `{var}` takes a number from {} to {} (numbers are 32-bit)",
+                i32::MIN,
+                i32::MAX
+            ),
             EditError::NotSettable(v) => write!(f, "`{v}` cannot be set by hand"),
         }
     }
@@ -364,7 +372,16 @@ impl State {
             takes,
         };
         Ok(match (ty, value) {
-            (Ty::Int, _) => value.parse::<i32>().map_err(|_| bad("a number".into()))?,
+            (Ty::Int, _) => value.parse::<i32>().map_err(|_| {
+                let digits = value.strip_prefix(['-', '+']).unwrap_or(value);
+                match !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+                    true => EditError::OutOfRange {
+                        var: var.to_string(),
+                        value: value.to_string(),
+                    },
+                    false => bad("a number".into()),
+                }
+            })?,
             (Ty::Bool, "yes" | "true") => 1,
             (Ty::Bool, "no" | "false") => 0,
             (Ty::Bool, _) => return Err(bad("yes or no".into())),

@@ -494,6 +494,17 @@ pub fn run(args: FmtArgs) -> u8 {
         } else {
             path.display().to_string()
         };
+        // refused as `grail check` refuses it: it would be printed raw
+        if let Some(d) = crate::load::hidden_character(std::path::Path::new(&name), &text) {
+            eprint!("{}", d.render_auto());
+            eprintln!("error: `{name}` holds a character no tool prints as it is; not formatted");
+            code = 2;
+            if stdin {
+                print!("{bom}{text}");
+                return code;
+            }
+            continue;
+        }
         let formatted = match format(&text) {
             Ok(f) => format!("{bom}{f}"),
             Err(diags) => {

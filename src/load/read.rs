@@ -1,6 +1,6 @@
 //! Reading a rules file: bytes to text (at most [`MAX_RULES_FILE`] bytes;
-//! lone carriage returns read as newlines, other control characters
-//! refused; invalid UTF-8 is a diagnostic with
+//! lone carriage returns read as newlines, other control characters and
+//! invisible format characters refused; invalid UTF-8 is a diagnostic with
 //! its line and column, a byte-order mark is dropped), and a variant
 //! (`variant "NAME" extends "BASE"`) joined after its bases, with
 //! `Source::base_len` marking the seam. Circles and chains deeper than
@@ -77,37 +77,88 @@ fn read_text(path: &Path) -> Result<String, Result<std::io::Error, Diagnostics>>
         Err(e) => {
             let bytes = e.as_bytes();
             let at = e.utf8_error().valid_up_to();
-            let line = bytes[..at].iter().filter(|b| **b == b'\n').count() + 1;
-            let col = at
-                - bytes[..at]
-                    .iter()
-                    .rposition(|b| *b == b'\n')
-                    .map_or(0, |i| i + 1)
-                + 1;
-            let name = path.display().to_string();
-            let mut d = Diagnostics::new(Source::new(name.clone(), ""));
-            d.push(
-                Diagnostic::error(
-                    code::UNREADABLE,
-                    format!(
-                        "`{name}` is not UTF-8 text: byte {at} (line {line}, column {col}) is 0x{:02x}",
-                        bytes[at]
-                    ),
+            let what = |line, col| {
+                format!(
+                    "is not UTF-8 text: byte {at} (line {line}, column {col}) is 0x{:02x}",
+                    bytes[at]
                 )
-                .help("rules files are UTF-8 text; save the file as UTF-8 in your editor"),
-            );
-            Err(Err(d))
+            };
+            Err(Err(refuse_at(
+                path,
+                bytes,
+                at,
+                what,
+                "rules files are UTF-8 text; save the file as UTF-8 in your editor",
+            )))
         }
     }
 }
 
+/// The `UNREADABLE` diagnostic for a file refused at byte `at` of `bytes`:
+/// `what(line, column)` follows the file's name (both 1-based; the column
+/// counts characters).
+fn refuse_at(
+    path: &Path,
+    bytes: &[u8],
+    at: usize,
+    what: impl FnOnce(usize, usize) -> String,
+    help: &str,
+) -> Diagnostics {
+    let line = bytes[..at].iter().filter(|b| **b == b'\n').count() + 1;
+    let start = bytes[..at]
+        .iter()
+        .rposition(|b| *b == b'\n')
+        .map_or(0, |i| i + 1);
+    // `bytes[..at]` is UTF-8 (the refusals find the first bad place)
+    let col = String::from_utf8_lossy(&bytes[start..at]).chars().count() + 1;
+    let name = path.display().to_string();
+    let what = what(line, col);
+    let mut d = Diagnostics::new(Source::new(name.clone(), ""));
+    d.push(Diagnostic::error(code::UNREADABLE, format!("`{name}` {what}")).help(help));
+    d
+}
+
+/// The first character of `text` that no tool may print as it is (a
+/// control character other than tab, newline and carriage return, or an
+/// invisible format character such as U+202E: [`crate::sanitize::is_hidden`]),
+/// as a diagnostic with its place; `grail fmt` refuses such a file too.
+pub fn hidden_character(path: &Path, text: &str) -> Option<Diagnostics> {
+    let (at, c) = text
+        .char_indices()
+        .find(|&(_, c)| crate::sanitize::is_hidden(c))?;
+    let kind = match c.is_control() {
+        true => "a control character",
+        false => "an invisible format character",
+    };
+    let what = |line, col| {
+        format!(
+            "holds {kind}, U+{:04X}, at line {line}, column {col} (byte {at})",
+            c as u32
+        )
+    };
+    Some(refuse_at(
+        path,
+        text.as_bytes(),
+        at,
+        what,
+        match c.is_control() {
+            true => {
+                "rules files are plain text: delete the character (a label cannot show it either)"
+            }
+            false => {
+                "delete the character: invisible, it can make a line read otherwise than it runs"
+            }
+        },
+    ))
+}
+
 /// Old Mac line endings (a carriage return alone) become newlines, byte
 /// for byte, so places in diagnostics stay right; any other control
-/// character but tab, newline and carriage return is refused with its place
-/// (it would be printed raw in diagnostics and labels, where it could
-/// retitle or clear a terminal).
+/// character but tab, newline and carriage return, and any invisible
+/// format character, is refused with its place ([`hidden_character`]: it
+/// would be printed in diagnostics and labels, where it could retitle or
+/// clear a terminal, or make a line read otherwise than it runs).
 fn plain_text(path: &Path, text: String) -> Result<String, Diagnostics> {
-    let bad = |c: char| c.is_control() && !matches!(c, '\t' | '\n' | '\r');
     let lone_cr = |t: &str| {
         t.match_indices('\r')
             .any(|(i, _)| !t[i + 1..].starts_with('\n'))
@@ -125,24 +176,10 @@ fn plain_text(path: &Path, text: String) -> Result<String, Diagnostics> {
     } else {
         text
     };
-    let Some((at, c)) = text.char_indices().find(|&(_, c)| bad(c)) else {
-        return Ok(text);
-    };
-    let line = text[..at].matches('\n').count() + 1;
-    let col = text[..at].chars().rev().take_while(|&c| c != '\n').count() + 1;
-    let name = path.display().to_string();
-    let mut d = Diagnostics::new(Source::new(name.clone(), ""));
-    d.push(
-        Diagnostic::error(
-            code::UNREADABLE,
-            format!(
-                "`{name}` holds a control character, U+{:04X}, at line {line}, column {col} (byte {at})",
-                c as u32
-            ),
-        )
-        .help("rules files are plain text: delete the character (a label cannot show it either)"),
-    );
-    Err(d)
+    match hidden_character(path, &text) {
+        Some(d) => Err(d),
+        None => Ok(text),
+    }
 }
 
 pub(super) fn with_base(path: &Path, text: String, depth: usize) -> Result<Source, Diagnostics> {

@@ -2,12 +2,15 @@
 //! in the rules language and resolved against the game's own declarations
 //! plus the players `P0`, `P1`...; a card name (`red-5`) may stand on one
 //! side of `==` or `!=`. A failed expect prints `expect failed: ...` with the
-//! values it saw and is counted, so that a script exits non-zero.
+//! values it saw and is counted, so that a script exits non-zero. A
+//! condition that draws at random (`random(1, 6) == 3`) is refused: the
+//! game stays untouched.
 
 use super::args::Flow;
 use super::session::Session;
 use super::trace::show;
 use crate::check::hir::Ty;
+use crate::hir::{Builtin, Expr};
 use crate::{Game, Probe};
 use std::fmt::Write as _;
 
@@ -68,7 +71,47 @@ fn side(s: &Session, text: &str) -> Result<Side, String> {
             return Ok(Side::Name(text.to_string()));
         }
     }
-    s.game.probe(text, s.players).map(Side::Expr)
+    probe(s, text).map(Side::Expr)
+}
+
+/// `text` as an expression of the rules. One that draws at random is
+/// refused: a check must not take a number from the game's random stream
+/// (that would change the game), and a number not drawn means nothing.
+fn probe(s: &Session, text: &str) -> Result<Probe, String> {
+    let p = s.game.probe(text, s.players)?;
+    if draws(&p.expr) {
+        return Err(format!(
+            "expect cannot draw at random (`{text}`): a draw would change the game; \
+             check what the rules drew instead (a variable, a card)"
+        ));
+    }
+    Ok(p)
+}
+
+/// Whether evaluating `e` calls `random` (also inside a function's expansion).
+fn draws(e: &Expr) -> bool {
+    match e {
+        Expr::Call(Builtin::Random, _) => true,
+        Expr::Call(_, args) => args.iter().any(draws),
+        Expr::PerPlayer(_, x)
+        | Expr::PerCard(_, x)
+        | Expr::Table(_, x)
+        | Expr::Attr(_, x)
+        | Expr::Zone(_, Some(x))
+        | Expr::Not(x)
+        | Expr::Neg(x) => draws(x),
+        Expr::Index(a, b) | Expr::Bin(_, a, b) => draws(a) || draws(b),
+        Expr::Cond(a, b, c) => draws(a) || draws(b) || draws(c),
+        Expr::Bind(values, body) => values.iter().any(|(_, x)| draws(x)) || draws(body),
+        Expr::Agg {
+            coll, filter, body, ..
+        } => {
+            draws(coll)
+                || filter.as_deref().is_some_and(draws)
+                || body.as_deref().is_some_and(draws)
+        }
+        _ => false,
+    }
 }
 
 /// Value (as compared) and its rendering.
@@ -149,7 +192,7 @@ fn expect(s: &mut Session, args: &[&str], out: &mut String) -> Result<Flow, Stri
             (ok, shown.join(", "))
         }
         None => {
-            let p = s.game.probe(&text, s.players)?;
+            let p = probe(s, &text)?;
             if !matches!(p.ty, Ty::Bool) {
                 return Err(format!(
                     "expect needs a condition (true or false); `{text}` is not one"

@@ -3,6 +3,7 @@
 //! `reload` (the rules file read again, the game replayed onto it).
 
 use super::args::{Flow, no_args};
+use super::sanitize::excerpt;
 use super::saved::{self, Replayed, SavedGame};
 use super::session::Session;
 use crate::Game;
@@ -92,13 +93,25 @@ pub fn cmd_set(s: &mut Session, args: &[&str], out: &mut String) -> Result<Flow,
     Ok(Flow::Continue)
 }
 
+/// The longest piece of a variant file echoed in an error.
+const MAX_ECHO: usize = 200;
+
 /// `OPT=VALUE` lines, or a RON map, checked against the game's options.
 fn read_variant(game: &Game, path: &str, text: &str) -> Result<Vec<(String, i32)>, String> {
     let pairs: Vec<(usize, String, String)> = if text.trim_start().starts_with('{') {
         let map: std::collections::BTreeMap<String, i32> = ron::from_str(text).map_err(|e| {
             let msg = e.to_string().replace('\n', " ");
-            format!("variant `{path}` is not a RON map of options ({msg})")
+            format!(
+                "variant `{path}` is not a RON map of options ({})",
+                excerpt(&msg, MAX_ECHO)
+            )
         })?;
+        if let Some(k) = map.keys().find(|k| k.len() > MAX_ECHO) {
+            return Err(format!(
+                "variant `{path}`: '{}' is too long for an option's name",
+                excerpt(k, MAX_ECHO)
+            ));
+        }
         map.into_iter()
             .map(|(k, v)| (0, k, v.to_string()))
             .collect()
@@ -111,10 +124,18 @@ fn read_variant(game: &Game, path: &str, text: &str) -> Result<Vec<(String, i32)
             }
             let (name, value) = crate::engine::split_setting(line).map_err(|_| {
                 format!(
-                    "variant `{path}` line {}: write OPT=VALUE, not '{line}'",
-                    i + 1
+                    "variant `{path}` line {}: write OPT=VALUE, not '{}'",
+                    i + 1,
+                    excerpt(line, MAX_ECHO)
                 )
             })?;
+            if line.len() > MAX_ECHO {
+                return Err(format!(
+                    "variant `{path}` line {}: '{}' is too long for OPT=VALUE",
+                    i + 1,
+                    excerpt(line, MAX_ECHO)
+                ));
+            }
             pairs.push((i + 1, name.to_string(), value.to_string()));
         }
         pairs

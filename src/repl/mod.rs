@@ -11,8 +11,9 @@
 //! (completion, hints, history, colour); `script.rs` runs scripts (and is the
 //! in-process runner for tests). Below the handlers: `session.rs` (the game
 //! being explored, its history), `trace.rs` (the lines a move ran) and the
-//! leaves `args.rs` (command-line arguments, `Flow`, argument parsing) and
-//! `sanitize.rs` (control characters escaped in everything printed). This file is
+//! leaf `args.rs` (command-line arguments, `Flow`, argument parsing);
+//! everything printed goes through [`crate::sanitize`] (re-exported here as
+//! `sanitize`: control and invisible characters escaped). This file is
 //! the CLI entry: setup, then a script or the line editor.
 
 pub mod args;
@@ -23,7 +24,7 @@ pub mod expect;
 pub mod hint;
 pub mod house;
 pub mod look;
-pub mod sanitize;
+pub use crate::sanitize;
 pub mod saved;
 pub mod script;
 pub mod session;
@@ -71,7 +72,7 @@ pub fn run(args: PlayArgs) -> u8 {
     let opts = match options_from(&game, &args.set) {
         Ok(o) => o,
         Err(e) => {
-            eprintln!("error: {e}");
+            eprintln!("error: {}", sanitize::clean(&e.to_string()));
             return 2;
         }
     };
@@ -80,7 +81,7 @@ pub fn run(args: PlayArgs) -> u8 {
     let mut session = match Session::new(&game, players, seed, &opts) {
         Ok(s) => s.with_rules_path(&args.file),
         Err(e) => {
-            eprintln!("error: {e}");
+            eprintln!("error: {}", sanitize::clean(&e.to_string()));
             return 2;
         }
     };
@@ -89,7 +90,8 @@ pub fn run(args: PlayArgs) -> u8 {
             let file = match std::fs::File::open(path) {
                 Ok(f) => f,
                 Err(e) => {
-                    eprintln!("error: cannot read script `{}`: {e}", path.display());
+                    let msg = format!("error: cannot read script `{}`: {e}", path.display());
+                    eprintln!("{}", sanitize::clean(&msg));
                     return 1;
                 }
             };
@@ -101,7 +103,8 @@ pub fn run(args: PlayArgs) -> u8 {
             if let Err(e) = script::run_reader(&mut session, &mut input, args.echo, &mut out)
                 && e.kind() != std::io::ErrorKind::BrokenPipe
             {
-                eprintln!("error: cannot read script `{}`: {e}", path.display());
+                let msg = format!("error: cannot read script `{}`: {e}", path.display());
+                eprintln!("{}", sanitize::clean(&msg));
                 return 1;
             }
             expect_status(&session)

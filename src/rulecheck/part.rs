@@ -234,6 +234,23 @@ fn file_stats(
                 }
             }
         }
+        // the report adds each count up over the columns
+        let total = |pick: fn(&Stats) -> &[u64]| {
+            let len = sum.first().map_or(0, |s| pick(s).len());
+            (0..len).all(|k| {
+                sum.iter()
+                    .try_fold(0u64, |a, s| {
+                        a.checked_add(pick(s).get(k).copied().unwrap_or(0))
+                    })
+                    .is_some()
+            })
+        };
+        if !(total(|s| &s.nodes) && total(|s| &s.arms) && total(|s| &s.values)) {
+            return Err(format!(
+                "{}: not a plausible part file: its counts overflow when its columns are added up",
+                f.path
+            ));
+        }
         Ok(sum)
     }
 }
@@ -376,6 +393,39 @@ fn shown(version: &str) -> &str {
 
 /// Refuse a part whose numbers cannot come from a run (a tampered or
 /// damaged file), before anything is indexed or added up.
+/// Why the hit counts of one column cannot come from a run, if they
+/// cannot: a game takes at most `max_decisions` decisions, each chooses at
+/// most one option (arm), and between two decisions the rules run at most
+/// [`crate::engine::STEP_BUDGET`] steps, so no node runs more often.
+fn impossible_hits(st: &Stats, max_decisions: u64) -> Option<String> {
+    let choices = st.games.saturating_mul(max_decisions.max(1));
+    let arms = st.arms.iter().try_fold(0u64, |a, n| a.checked_add(*n));
+    let steps = (st.choices.saturating_add(st.games)).saturating_mul(crate::engine::STEP_BUDGET);
+    if st.choices > choices {
+        Some(format!(
+            "{} decisions in {} games of at most {max_decisions}",
+            st.choices, st.games
+        ))
+    } else if arms.is_none_or(|a| a > st.choices) {
+        Some(format!(
+            "options chosen more often than the {} decisions",
+            st.choices
+        ))
+    } else if st.values.iter().any(|n| *n > st.choices) {
+        Some(format!(
+            "values chosen more often than the {} decisions",
+            st.choices
+        ))
+    } else if let Some(n) = st.nodes.iter().find(|n| **n > steps) {
+        Some(format!(
+            "a node ran {n} times, more than the {} decisions and {} games allow",
+            st.choices, st.games
+        ))
+    } else {
+        None
+    }
+}
+
 fn plausible(name: &str, p: &Part) -> Result<(), String> {
     let bad = |why: String| Err(format!("{name}: not a plausible part file: {why}"));
     if let Some(s) = p.plan.shard
@@ -418,6 +468,8 @@ fn plausible(name: &str, p: &Part) -> Result<(), String> {
                     "more forced decisions than decisions, or decisions than actions offered"
                         .into(),
                 )
+            } else if let Some(why) = impossible_hits(st, p.plan.max_decisions as u64) {
+                Some(why)
             } else if st.wins.len() != c.players {
                 Some(format!(
                     "wins for {} seats in a {}-player column",

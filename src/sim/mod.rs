@@ -95,7 +95,7 @@ pub fn run(args: SimArgs) -> u8 {
     let cfg = match config(&game, &args) {
         Ok(c) => c,
         Err(e) => {
-            eprintln!("error: {e}");
+            eprintln!("error: {}", crate::sanitize::clean(&e.to_string()));
             return 1;
         }
     };
@@ -131,7 +131,8 @@ pub fn run(args: SimArgs) -> u8 {
     if let Some(path) = &args.csv {
         let rows = rows.into_inner().unwrap_or_default();
         if let Err(e) = std::fs::write(path, csv::table(rows, cfg.players)) {
-            eprintln!("error: cannot write {}: {e}", path.display());
+            let msg = format!("error: cannot write {}: {e}", path.display());
+            eprintln!("{}", crate::sanitize::clean(&msg));
             return 1;
         }
     }

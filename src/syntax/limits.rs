@@ -42,7 +42,109 @@ pub fn parse_file(text: &str) -> (File, Vec<Diagnostic>) {
         ));
         return (File::default(), errors);
     }
+    if let Some((span, message)) = too_many(&file) {
+        errors.push(
+            Diagnostic::error(code::LIMIT, message)
+                .label(span, "the limit is passed here")
+                .help(format!(
+                    "a game declares at most {MAX_DECLARED_SHOWN} of each kind (they are numbered in 16 bits)"
+                )),
+        );
+        return (File::default(), errors);
+    }
     (file, errors)
+}
+
+/// Declarations of one kind in a game (options, enums, values of one enum,
+/// card kinds, card attributes, decks, zones and boards, regions of one
+/// board, patterns, variables, functions, tables, phases and reactions),
+/// and written options of one `choose` or window: the engine numbers each
+/// in 16 bits, so more would alias two of them silently.
+pub const MAX_DECLARED: usize = 65_000;
+const MAX_DECLARED_SHOWN: &str = "65,000";
+
+/// Where `file` declares one more than [`MAX_DECLARED`] of a kind, and
+/// what it passed.
+fn too_many(file: &File) -> Option<(Span, String)> {
+    let mut counts: Vec<(&'static str, usize)> = Vec::new();
+    let mut count = |kind: &'static str, span: Span| {
+        let i = match counts.iter().position(|(k, _)| *k == kind) {
+            Some(i) => i,
+            None => {
+                counts.push((kind, 0));
+                counts.len() - 1
+            }
+        };
+        counts[i].1 += 1;
+        (counts[i].1 > MAX_DECLARED)
+            .then(|| (span, format!("more than {MAX_DECLARED_SHOWN} {kind}")))
+    };
+    let within = |n: usize, what: String, span: Span| {
+        (n > MAX_DECLARED).then(|| (span, format!("more than {MAX_DECLARED_SHOWN} {what}")))
+    };
+    let mut bodies = Vec::new();
+    for item in &file.items {
+        let over = match item {
+            Item::Option(o) => count("options", o.name.span),
+            Item::Enum(e) => count("enums", e.name.span).or_else(|| {
+                let span = e.values.get(MAX_DECLARED).map_or(e.name.span, |v| v.span);
+                within(
+                    e.values.len(),
+                    format!("values in enum `{}`", e.name.text),
+                    span,
+                )
+            }),
+            Item::Card(c) => count("card kinds", c.name.span).or_else(|| {
+                c.attrs
+                    .iter()
+                    .find_map(|(n, _)| count("card attributes (of all cards together)", n.span))
+            }),
+            Item::Deck(d) => count("decks", d.name.span),
+            Item::Zone(z) => count("zones and boards", z.name.span),
+            Item::Board(b) => count("zones and boards", b.name.span).or_else(|| {
+                let span = b
+                    .regions
+                    .get(MAX_DECLARED)
+                    .map_or(b.name.span, |r| r.0.span);
+                within(
+                    b.regions.len(),
+                    format!("regions in board `{}`", b.name.text),
+                    span,
+                )
+            }),
+            Item::Pattern(p) => count("patterns", p.name.span),
+            Item::Var(v) => count("variables", v.name.span),
+            Item::Fn(f) => count("functions", f.name.span),
+            Item::Table(t) => count("tables", t.name.span),
+            Item::Phase(p) => {
+                bodies.push(&p.body);
+                count("phases and reactions", p.name.span)
+            }
+            Item::Start(b, _) => {
+                bodies.push(b);
+                None
+            }
+            _ => None,
+        };
+        if over.is_some() {
+            return over;
+        }
+    }
+    // the written options of each choice (the tree is known to be shallow)
+    let mut work: Vec<(Node, usize)> = bodies.into_iter().map(|b| (Node::Block(b), 0)).collect();
+    while let Some((node, d)) = work.pop() {
+        if let Node::Stmt(s) = &node
+            && let StmtKind::Choose { arms, .. } | StmtKind::Window { arms, .. } = &s.kind
+            && arms.len() > MAX_DECLARED
+        {
+            return Some((
+                s.span,
+                format!("more than {MAX_DECLARED_SHOWN} options in one choice"),
+            ));
+        }
+        children(node, d, &mut work);
+    }
+    None
 }
 
 fn depth_error(span: Span, message: String, help: &str) -> Diagnostic {

@@ -215,3 +215,34 @@ big = 'lead_changes:18446744073709551615'
 open(D + '/overflow_a.part', 'w').write(p1.replace('lead_changes:1', big, 1))
 open(D + '/overflow_b.part', 'w').write(p2.replace('lead_changes:0', big, 1))
 cmd('merge_counts_overflow.cmd', 'two parts whose lead-change counts overflow when added', 'rulecheck merge tests/hostile/data/overflow_a.part tests/hostile/data/overflow_b.part')
+
+# Issue 14, last round: the leftovers.
+BIDI = '\u202e'
+open(D + '/save_bidi.ron', 'w').write(save.replace('rules: "rules/tamoul.rules"', 'rules: "rules/tam' + BIDI + 'oul.rules\x1b]0;pwned\x07"').replace('game: "Tamoul"', 'game: "Tam' + BIDI + 'luom"').replace('label: "draw from the pile"', 'label: "draw ' + BIDI + 'elip"'))
+open(D + '/save_bidi_digest.ron', 'w').write(re.sub(r'digest: [0-9]+', 'digest: 7', open(D + '/save_bidi.ron').read()))
+cmd('play_load_bidi.cmd', 'a save whose names hold U+202E and a terminal escape: shown escaped', 'grail play rules/tamoul.rules --seed 1', 'load tests/hostile/data/save_bidi.ron\nlog\nload tests/hostile/data/save_bidi_digest.ron\n')
+cmd('play_put_range.cmd', 'put with numbers at and past the 32-bit range', 'grail play rules/tamoul.rules --seed 1', 'put P0.score 99999999999\nput P0.score 2147483648\nput P0.score -2147483649\nput P0.score 2147483647\nput P0.score -2147483648\nput P0.score +7\nput P0.score 12x\nput P0.score 1e3\n')
+cmd('play_expect_random.cmd', 'expect with a random draw is refused; the game is untouched', 'grail play rules/tamoul.rules --seed 1', 'expect random(0,5) == 0\nexpect random(0, 5)\nexpect 1 + random(1,2) >= 2 and true\nexpect count(draw) == 44\nplay 1\nlog\n')
+open(D + '/options_long.txt', 'w').write('# an options file whose line is 100 KB long\ntarget=' + '9' * 100000 + '\n')
+open(D + '/options_long_noeq.txt', 'w').write('# no `=` on a 100 KB line\n' + 'x' * 100000 + '\n')
+cmd('play_variant_long_line.cmd', 'an options file with a 100 KB line: the excerpt is cut', 'grail play rules/tamoul.rules --seed 1', 'variant tests/hostile/data/options_long.txt\nvariant tests/hostile/data/options_long_noeq.txt\n')
+cmd('fmt_nul.cmd', 'fmt on a file with NUL bytes: refused with the place, nothing printed raw', 'grail fmt --check tests/hostile/nul_bytes.rules')
+cmd('fmt_bidi.cmd', 'fmt on a file with a bidi override', 'grail fmt --check tests/hostile/bidi_override.rules')
+w('bidi_override.rules', '# U+202E in a label reverses the text shown after it\n' + MIN.replace('game "Min"', 'game "Min ' + BIDI + 'niM"', 1))
+w('bidi_comment.rules', '# a bidi isolate in a comment (Trojan Source) \u2066 hides what follows\n' + MIN)
+w('zero_width_space.rules', '# a zero-width space\u200b in a comment\n' + MIN)
+w('zwj_emoji.rules', '# an emoji with joiners (U+200D) is fine: \U0001f468\u200d\U0001f469\u200d\U0001f467\n' + MIN)
+cmd('check_path_escape.cmd', 'a file name holding a terminal escape: shown escaped', 'grail check no/such/\x1b]0;pwned\x07.rules')
+cmd('sim_set_escape.cmd', 'a --set name holding a terminal escape: shown escaped', 'grail sim rules/tamoul.rules --games 1 --set \x1b[2Jx=1')
+# Hit counts a run cannot give (they do not overflow: earlier checks let them through).
+part('nodes_huge', 'a node that ran 10^18 times in two games', re.sub(r'nodes:\[2,', 'nodes:[1000000000000000000,', p1, count=1))
+part('arms_huge', 'an option chosen 10^18 times in 86 decisions', re.sub(r'arms:\[13,', 'arms:[1000000000000000000,', p1, count=1))
+part('choices_huge', '9 * 10^18 decisions in two games', p1.replace('choices:86,offered:412', 'choices:9000000000000000000,offered:9000000000000000000'))
+# The step budget, exactly: 5,000,000 steps (loops of 2,495 x 1,000 and 7, one assignment,
+# `end game`) run; one assignment more is step 5,000,001.
+STEPS = DEEP.replace('var score: int per player = 0', 'var score: int per player = 0\nvar x: int = 0')
+loops = '  for i in 1..2495 { for j in 1..1000 { } }\n  for k in 1..7 { }\n'
+open(D + '/steps_5000000.rules', 'w').write('# exactly 5,000,000 steps without a decision\n' + STEPS % (loops + '  x = 1'))
+open(D + '/steps_5000001.rules', 'w').write('# 5,000,001 steps without a decision\n' + STEPS % (loops + '  x = 1\n  x = 2'))
+cmd('steps_at_limit.cmd', 'exactly 5,000,000 steps without a decision: the game ends', 'grail sim tests/hostile/data/steps_5000000.rules --games 1 --seed 1')
+cmd('steps_over_limit.cmd', '5,000,001 steps without a decision: a rules fault', 'grail sim tests/hostile/data/steps_5000001.rules --games 1 --seed 1')

@@ -1,0 +1,2 @@
+# fmt on a file with NUL bytes: refused with the place, nothing printed raw
+grail fmt --check tests/hostile/nul_bytes.rules
