@@ -84,8 +84,9 @@ fn graph(file: &std::path::Path, format: Format, phase: Option<&str>) -> u8 {
             None => {
                 let names: Vec<&str> = g.phases.iter().map(|p| p.name.as_str()).collect();
                 let msg = format!(
-                    "error: {} has no phase `{name}`; its phases are {}",
+                    "error: {} has no phase `{}`; its phases are {}",
                     file.display(),
+                    grail::sanitize::excerpt(name, 200),
                     names.join(", ")
                 );
                 eprintln!("{}", grail::sanitize::clean(&msg));
@@ -158,6 +159,10 @@ fn perft(
     seed: u64,
     divide: bool,
 ) -> u8 {
+    if divide && depth == 0 {
+        eprintln!("error: --divide counts each first move's subtree: give --depth 1 or more");
+        return 2;
+    }
     if depth > MAX_PERFT_DEPTH {
         eprintln!("error: --depth may be at most {MAX_PERFT_DEPTH}, not {depth}");
         return 2;

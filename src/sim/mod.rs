@@ -75,6 +75,14 @@ pub fn config(game: &Game, args: &SimArgs) -> Result<SimConfig, String> {
     cfg.options = game.options_from(&args.set)?;
     cfg.seed = args.seed;
     cfg.first = args.first;
+    if args.first.checked_add(args.games).is_none() {
+        return Err(format!(
+            "--first {} --games {}: game numbers stop at {} (ask for fewer games)",
+            args.first,
+            args.games,
+            u64::MAX
+        ));
+    }
     cfg.agents = args.agent.clone();
     cfg.jobs = args.jobs;
     cfg.max_decisions = args.max_decisions;

@@ -29,13 +29,20 @@ fn changed_options(game: &Game, cfg: &SimConfig) -> Vec<String> {
     game.changed_settings(&cfg.options)
 }
 
-/// `random`, or `greedy,random` when the seats differ.
+/// `random`, or `greedy,random` when the seats differ: the list as given
+/// (a list longer than the table rotates through every agent in it, so
+/// the replay command must name them all).
 fn agents_text(r: &SimReport) -> String {
-    let first = r.agents.first().map(String::as_str).unwrap_or("random");
-    if r.agents.iter().all(|a| a == first) {
+    let list = if r.lineup.is_empty() {
+        &r.agents
+    } else {
+        &r.lineup
+    };
+    let first = list.first().map(String::as_str).unwrap_or("random");
+    if list.iter().all(|a| a == first) {
         first.to_string()
     } else {
-        r.agents.join(",")
+        list.join(",")
     }
 }
 

@@ -1,0 +1,2 @@
+# fmt of an endless file
+grail fmt --check /dev/zero

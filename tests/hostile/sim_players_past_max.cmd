@@ -1,0 +1,2 @@
+# one player more than the game declares
+grail sim rules/tamoul.rules --games 1 --players 7
