@@ -188,3 +188,38 @@ fn history_that_is_not_a_file() {
     type_keys(&mut p, &["quit\r"]);
     p.expect(Eof).unwrap();
 }
+
+/// Ctrl-C during `auto end` stops the moves and keeps the game: the REPL
+/// says so, and the moves made stay in the log (issue 14: it used to end
+/// the REPL and the unsaved game with it).
+#[test]
+fn ctrl_c_stops_auto_and_keeps_the_game() {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_grail"));
+    cmd.args(["play", "tests/hostile/data/slow_moves.rules", "--seed", "1"]);
+    let history = scratch("auto").join("history");
+    cmd.arg("--history").arg(&history);
+    cmd.env("TERM", "xterm").env("NO_COLOR", "1");
+    let mut p = match Session::spawn(cmd) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("skipped: no pseudo-terminal here ({e})");
+            return;
+        }
+    };
+    p.set_expect_timeout(Some(TIMEOUT));
+    expect(&mut p, "P0> ");
+    type_keys(&mut p, &["auto end\r"]);
+    std::thread::sleep(Duration::from_millis(1500));
+    p.send(ControlCode::EndOfText).unwrap();
+    expect(&mut p, "interrupted after");
+    expect(&mut p, "the game is kept");
+    type_keys(&mut p, &["log\r"]);
+    expect(&mut p, "1. P0: step");
+    // a second `auto` can be interrupted too
+    type_keys(&mut p, &["auto end\r"]);
+    std::thread::sleep(Duration::from_millis(800));
+    p.send(ControlCode::EndOfText).unwrap();
+    expect(&mut p, "interrupted after");
+    p.send(ControlCode::EndOfTransmission).unwrap();
+    p.expect(Eof).unwrap();
+}

@@ -241,6 +241,13 @@ pub fn cmd_auto(s: &mut Session, args: &[&str], out: &mut String) -> Result<Flow
     };
     let mut made = 0;
     while made < limit {
+        if crate::sim::interrupt::interrupted() {
+            let _ = writeln!(
+                out,
+                "interrupted after {made} move(s): the game is kept as it stands (`undo` takes moves back)"
+            );
+            break;
+        }
         let legal = s.legal();
         if s.state.is_over() || legal.is_empty() {
             break;

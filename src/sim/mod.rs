@@ -6,7 +6,7 @@
 //! This file is the command line.
 
 pub mod csv;
-mod interrupt;
+pub mod interrupt;
 mod play;
 mod render;
 mod report;
