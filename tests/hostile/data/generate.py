@@ -51,7 +51,7 @@ for n, tag in ((20000, 'huge'), (127, 'at_limit'), (128, 'over_limit')):
 deep('nest_elseif_huge.rules', '  let y = 1\n  if y == 0 { }' + ' else if y == 0 { }' * 10000, '10,000 chained else-if')
 deep('nest_cond_huge.rules', '  let x = ' + 'if true then 1 else ' * 10000 + '1', '10,000 chained if-then-else expressions')
 deep('nest_label_huge.rules', '  for p in players {\n    choose p {\n      "{' + '(' * 10000 + '1' + ')' * 10000 + '}" { }\n    }\n  }', '10,000 parentheses inside a label')
-for n, tag in ((60000, 'huge'), (509, 'at_limit'), (510, 'over_limit')):
+for n, tag in ((60000, 'huge'), (510, 'at_limit'), (511, 'over_limit')):
     deep(f'chain_plus_{tag}.rules', '  let x = 1' + ' + 1' * n, f'a flat chain of {n} additions (as deep as it is long)')
 deep('chain_field_huge.rules', '  let x = top(pile)' + '.value' * 20000, 'a chain of 20,000 field accesses')
 deep('chain_index_huge.rules', '  let x = pile' + '[0]' * 20000, 'a chain of 20,000 indexes')
@@ -181,7 +181,7 @@ part('shard_k_zero', 'shard index 0', p1.replace('shard:Some((k:1,n:2))', 'shard
 part('shard_n_huge', 'a huge shard count', p1.replace('shard:Some((k:1,n:2))', 'shard:Some((k:1,n:4000000000))'))
 part('counts_impossible', 'more finished games than games, forced beyond offered', p1.replace('games:2,finished:2', 'games:2,finished:18446744073709551615').replace('forced:4', 'forced:18446744073709551615'))
 part('nodes_short', 'a node count list shorter than the graph', re.sub(r'nodes:\[[0-9,]*\]', 'nodes:[1]', p1))
-part('wins_wrong_len', 'wins for the wrong number of seats', p1.replace('wins:[[1],[1]]', 'wins:[[1],[1],[1],[1],[1]]'))
+part('wins_wrong_len', 'wins for the wrong number of seats', p1.replace('wins:[[],[2]]', 'wins:[[],[2],[1],[1],[1]]'))
 part('no_columns', 'a part with no columns', re.sub(r'columns:\[.*?\]\)\],stats', 'columns:[],stats', p1))
 part('truncated', 'a part cut in the middle', p1[: len(p1) // 2])
 part('garbage', 'a part that is not RON', '\x00\x01garbage\xff')
