@@ -416,13 +416,13 @@ fn impossible_hits(st: &Stats, max_decisions: u64) -> Option<String> {
             "values chosen more often than the {} decisions",
             st.choices
         ))
-    } else if let Some(n) = st.nodes.iter().find(|n| **n > steps) {
-        Some(format!(
-            "a node ran {n} times, more than the {} decisions and {} games allow",
-            st.choices, st.games
-        ))
     } else {
-        None
+        st.nodes.iter().find(|n| **n > steps).map(|n| {
+            format!(
+                "a node ran {n} times, more than the {} decisions and {} games allow",
+                st.choices, st.games
+            )
+        })
     }
 }
 
