@@ -213,6 +213,7 @@ fn ctrl_c_stops_auto_and_keeps_the_game() {
     p.send(ControlCode::EndOfText).unwrap();
     expect(&mut p, "interrupted after");
     expect(&mut p, "the game is kept");
+    expect(&mut p, "> ");
     type_keys(&mut p, &["log\r"]);
     expect(&mut p, "1. P0: step");
     // a second `auto` can be interrupted too
@@ -220,6 +221,9 @@ fn ctrl_c_stops_auto_and_keeps_the_game() {
     std::thread::sleep(Duration::from_millis(800));
     p.send(ControlCode::EndOfText).unwrap();
     expect(&mut p, "interrupted after");
+    // Ctrl-D at the prompt, once the editor reads keys again
+    expect(&mut p, "> ");
+    std::thread::sleep(Duration::from_millis(150));
     p.send(ControlCode::EndOfTransmission).unwrap();
     p.expect(Eof).unwrap();
 }
