@@ -3,8 +3,7 @@
 //! the invariants; a state with no legal action is over; a state survives a
 //! save (serde, RON) unchanged; the same seed and actions give the same game;
 //! rulecheck's shards, for any number of them, any seed and any order of
-//! the parts, merge into the report of one run. (Undo after apply waits for
-//! the engine's make/undo.) PROPTEST_CASES raises the number of cases.
+//! the parts, merge into the report of one run. (Undo after apply is `tests/undo.rs`.) PROPTEST_CASES raises the number of cases.
 
 use grail::rulecheck::{Config, Part, Plan, Shard, merge, prepare};
 use grail::{Game, State};
@@ -94,14 +93,6 @@ proptest! {
     }
 }
 
-/// The games the shard property plays (quick ones, several player counts).
-const SHARDED: &[&str] = &[
-    "rules/tamoul.rules",
-    "rules/camelot.rules",
-    "rules/kameloot.rules",
-    "rules/camelot101/level2.rules",
-];
-
 /// The JSON report of `plan` over `path`, as one run or merged from `n`
 /// shards given to `merge` rotated by `turn`.
 fn sharded_report(path: &str, plan: &Plan, n: u64, turn: usize) -> Result<String, String> {
@@ -141,16 +132,34 @@ proptest! {
 
     #[test]
     fn shards_merge_into_one_run_for_any_split(
-        which in 0..SHARDED.len(),
+        which in any::<usize>(),
         games in 0u64..24,
         n in 1u64..9,
         seed in any::<u64>(),
         turn in any::<usize>(),
     ) {
-        let path = SHARDED[which];
+        let all = self::games();
+        let path = &all[which % all.len()].0;
         let plan = Plan { games, seed, max_decisions: 400, ..Plan::default() };
         let one = sharded_report(path, &plan, 0, 0).map_err(TestCaseError::fail)?;
         let merged = sharded_report(path, &plan, n, turn).map_err(TestCaseError::fail)?;
         prop_assert_eq!(merged, one, "{}: {} games in {} shards", path, games, n);
+    }
+}
+
+/// Every shipped game at least once, whatever the random cases pick: 7
+/// games in 3 shards, the parts merged in a rotated order.
+#[test]
+fn every_game_merges_into_one_run() {
+    for (path, _) in games() {
+        let plan = Plan {
+            games: 7,
+            seed: 11,
+            max_decisions: 400,
+            ..Plan::default()
+        };
+        let one = sharded_report(path, &plan, 0, 0).unwrap_or_else(|e| panic!("{path}: {e}"));
+        let merged = sharded_report(path, &plan, 3, 1).unwrap_or_else(|e| panic!("{path}: {e}"));
+        assert_eq!(merged, one, "{path}: 7 games in 3 shards");
     }
 }
