@@ -40,6 +40,7 @@ mod table;
 mod tensor;
 mod undo;
 mod view;
+mod would;
 
 pub use chance::{CHANCE_ARM, ChanceNode, MAX_CHANCE_OUTCOMES};
 pub use determinize::{Determinizer, card_locals, relabel_locals};
