@@ -27,6 +27,7 @@ mod exec;
 mod fault;
 mod game;
 mod geometry;
+mod lanes;
 mod memo;
 mod observe;
 mod outcome;
