@@ -170,6 +170,10 @@ mod tests {
     use crate::engine::state::Core;
 
     const BOARD: &str = "game \"Grid\" { players 2..2 }\n\
+        enum Kind { a, b }\n\
+        card Piece { kind: Kind }\n\
+        deck men of Piece size 6 in box { 3 x { kind: [a, b] } }\n\
+        zone box: shared set public\n\
         pattern star: slide (0,1) (1,0) (0,-1) (-1,0) (1,1) (1,-1) (-1,-1) (-1,1)\n\
         pattern odd: step (0,1) (2,1) leap (-2,2) (1,-2) slide (2,0)\n\
         board b {\n  grid 6 x 5\n  remove a1..b2, f5..f5\n  merge c3..d4\n  region whole = a1..f5\n}\n\
@@ -197,16 +201,27 @@ mod tests {
     #[test]
     fn lanes_match_the_walk() {
         let game = crate::Game::from_source("grid.rules", BOARD).expect("compiles");
-        let state = crate::State::new(&game, 2, 1, &game.default_options()).expect("starts");
+        let mut state = crate::State::new(&game, 2, 1, &game.default_options()).expect("starts");
         let g = game.graph();
+        // pieces on a few cells (the merged centre among them), so that
+        // slides stop after them
+        let board = &g.tables.boards[0];
+        let base = state.core.zone_base[board.zone as usize] as i32;
+        let n = board.cells.len() as i32;
+        let merged = board
+            .squares
+            .iter()
+            .position(|sq| sq.len() > 1)
+            .expect("a merged cell");
+        for (card, k) in [0, 5, merged as i32, n - 1].into_iter().enumerate() {
+            state.core.put(g, card as u16, (base + k) as u16, false);
+        }
         let tabled = &state.core;
         assert!(tabled.lanes.boards[0].is_some(), "a small board has lanes");
         // the same table without lanes walks its coordinates
         let mut walked = tabled.clone();
         walked.drop_lanes();
         assert!(walked.lanes.boards.is_empty());
-        let board = &g.tables.boards[0];
-        let base = tabled.zone_base[board.zone as usize] as i32;
         let mut checked = 0;
         for inst in base..base + board.cells.len() as i32 {
             for dy in -3..=3 {
