@@ -37,13 +37,23 @@ pub enum Coll {
     Enum(u16),
 }
 
+/// The cards of every instance of a declared zone, instance after
+/// instance, bottom first: one slice, as the arena keeps the instances of
+/// a zone (a board's cells, the players' hands) next to each other. For a
+/// board this is its occupied cells' cards, without visiting empty cells.
+#[inline]
+fn all_cards(c: &Core, z: u16) -> &[u16] {
+    let base = c.zone_base[z as usize] as usize;
+    let end = base + c.zone_count[z as usize] as usize;
+    let s = c.cards_at();
+    &c.arena[s + c.arena[base] as usize..s + c.arena[end] as usize]
+}
+
 impl Coll {
     pub fn len(self, g: &Graph, c: &Core) -> usize {
         match self {
             Coll::Zone(i) => c.zone(i as usize).len(),
-            Coll::ZoneAll(z) => (0..c.zone_count[z as usize] as usize)
-                .map(|p| c.zone(c.zone_base[z as usize] as usize + p).len())
-                .sum(),
+            Coll::ZoneAll(z) => all_cards(c, z).len(),
             Coll::Region(b, r) => g.tables.boards[b as usize].regions[r as usize]
                 .1
                 .iter()
@@ -90,18 +100,7 @@ impl Coll {
                 });
                 out
             }
-            Coll::ZoneAll(z) => {
-                let mut i = i;
-                let base = c.zone_base[z as usize] as usize;
-                for p in 0..c.zone_count[z as usize] as usize {
-                    let zone = c.zone(base + p);
-                    if i < zone.len() {
-                        return zone[i] as i32;
-                    }
-                    i -= zone.len();
-                }
-                -1
-            }
+            Coll::ZoneAll(z) => all_cards(c, z).get(i).map_or(-1, |k| *k as i32),
             Coll::Players => i as i32,
             Coll::Order(p) => c.step(p, i as i32),
             Coll::Range(lo, _) => lo + i as i32,
@@ -179,12 +178,9 @@ impl Coll {
                 }
             }
             Coll::ZoneAll(z) => {
-                let base = c.zone_base[z as usize] as usize;
-                for p in 0..c.zone_count[z as usize] as usize {
-                    for &card in c.zone(base + p) {
-                        if !f(card as i32)? {
-                            return Ok(false);
-                        }
+                for &card in all_cards(c, z) {
+                    if !f(card as i32)? {
+                        return Ok(false);
                     }
                 }
             }

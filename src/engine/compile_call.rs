@@ -5,10 +5,9 @@
 //! collection once with a cursor and stops at the first fault.
 
 use super::coll::Coll;
-use super::compile::{Arg, Col, Cx, Val, arg, konst};
+use super::compile::{Col, Cx, Val, arg, konst};
 use super::fault::Fault;
 use super::geometry::{TABLE_REACH, at_xy, cell_of, cell_xy, shift_with, step_tables};
-use super::state::Core;
 use crate::graph::Graph;
 use crate::hir::{Builtin, Expr};
 use crate::syntax::ast::{AggKind, BinOp};
@@ -185,57 +184,8 @@ pub(crate) fn call(g: &Graph, b: Builtin, args: &[Expr]) -> Val {
                 }
             }
         }
-        Builtin::Would => would(op(0), op(1), op(2)),
+        Builtin::Would => super::would::would(op(0), op(1), op(2)),
     }
-}
-
-/// `would(card, zone, cond)`: cond on a scratch copy of the table where the
-/// card was moved to the zone (whatever was there taken off).
-fn would(card: Arg, z: Arg, cond: Arg) -> Val {
-    Box::new(move |cx| {
-        let k = card.get(cx);
-        let Some(k) = cx.card(k) else { return 0 };
-        let z = z.get(cx);
-        let Some(z) = cx.zone(z) else { return 0 };
-        let c = cx.c;
-        let mut tmp = SCRATCH
-            .with(|s| s.borrow_mut().pop())
-            .unwrap_or_else(|| c.clone());
-        tmp.copy_from(c);
-        // the cards that were there leave the table; the card leaves its
-        // own place and lies alone in `z`
-        for i in 0..tmp.zone(z).len() {
-            let other = tmp.zone(z)[i];
-            tmp.set_card_zone(other as usize, u16::MAX);
-        }
-        tmp.clear_zone(z);
-        tmp.lift(k as u16);
-        tmp.insert_at(z, 0, k as u16);
-        tmp.set_card_zone(k, z as u16);
-        let mut inner = Cx {
-            g: cx.g,
-            c: &tmp,
-            locals: &mut *cx.locals,
-            rng: None,
-            fault: None,
-            // a scope of its own, taken on first use (another table than
-            // any open listing's, so `epoch_for` gives a fresh one)
-            epoch: 0,
-        };
-        let v = cond.get(&mut inner);
-        let fault = inner.fault;
-        SCRATCH.with(|s| s.borrow_mut().push(tmp));
-        match fault {
-            Some(f) => cx.fail(f),
-            None => v,
-        }
-    })
-}
-
-thread_local! {
-    /// Spare tables for `would(...)`: refilled with `copy_from`, so a
-    /// hypothetical move allocates nothing once warm.
-    static SCRATCH: std::cell::RefCell<Vec<Core>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 /// Compile an expression used as a collection.

@@ -86,8 +86,10 @@ fn walk_lane(
 /// plain cell; for a merged cell, every square of it whose step along `d`
 /// leaves the cell, one per line through it (so a merged cell's neighbours
 /// are its squares' neighbours, less itself). Returns false if a walk stopped.
+/// Read from the board's precomputed lanes (`lanes.rs`) when the step has
+/// them, else walked through coordinates.
 fn each_lane(
-    board: &BoardInfo,
+    (b, board): (usize, &BoardInfo),
     c: &Core,
     inst: i32,
     k: usize,
@@ -95,6 +97,22 @@ fn each_lane(
     reach: (usize, bool),
     f: &mut impl FnMut(i32) -> bool,
 ) -> bool {
+    if let Some(lanes) = c.lanes.get(b, k, d) {
+        let base = c.zone_base[board.zone as usize] as i32;
+        let (n, slide) = reach;
+        for j in 0..lanes.count() {
+            for &cell in lanes.lane(j).iter().take(n) {
+                let next = base + i32::from(cell);
+                if !f(next) {
+                    return false;
+                }
+                if slide && !c.zone(next as usize).is_empty() {
+                    break;
+                }
+            }
+        }
+        return true;
+    }
     let squares = &board.squares[k];
     if d == (0, 0) {
         return walk_lane(board, c, inst, squares[0], d, reach, f);
@@ -123,7 +141,7 @@ pub fn each_ray_cell(
     let Some((b, k)) = cell_of(g, c, inst) else {
         return true;
     };
-    each_lane(&g.tables.boards[b], c, inst, k, (dx, dy), (n, true), f)
+    each_lane((b, &g.tables.boards[b]), c, inst, k, (dx, dy), (n, true), f)
 }
 
 /// Every distinct cell a movement pattern reaches from `start` (turned by
@@ -166,7 +184,7 @@ pub fn each_move(
             (1, false)
         };
         let d = (dx.clamp(-64, 64), dy.clamp(-64, 64));
-        if !each_lane(board, c, start as i32, k, d, reach, &mut fresh) {
+        if !each_lane((b, board), c, start as i32, k, d, reach, &mut fresh) {
             return false;
         }
     }
@@ -186,6 +204,14 @@ pub fn ray_nth(g: &Graph, c: &Core, inst: i32, dx: i32, dy: i32, i: usize) -> i3
     }
     let board = &g.tables.boards[b];
     let d = (dx.clamp(-128, 128), dy.clamp(-128, 128));
+    if let Some(lanes) = c.lanes.get(b, k, d) {
+        // the first lane: the line leaving the cell's first leaving square
+        let base = c.zone_base[board.zone as usize] as i32;
+        return match (lanes.count() > 0).then(|| lanes.lane(0).get(i)) {
+            Some(Some(&cell)) => base + i32::from(cell),
+            _ => -1,
+        };
+    }
     let first = board.squares[k]
         .iter()
         .find(|sq| at_xy(board, c, sq.0 as i32 + d.0, sq.1 as i32 + d.1) != inst);

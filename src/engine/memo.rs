@@ -77,6 +77,14 @@ pub(crate) fn epoch_for(c: &Core) -> u64 {
     }
 }
 
+/// The epoch of the open listing if it lists against this very table
+/// (the table cannot change until the listing ends).
+#[inline]
+pub(crate) fn listing_epoch(c: &Core) -> Option<u64> {
+    let (at, epoch) = OPEN.with(Cell::get);
+    (at == c as *const Core as usize && epoch != 0).then_some(epoch)
+}
+
 /// A listing scope: every evaluation against `c` while it is open shares
 /// remembered values. The caller holds `c` borrowed for the whole scope.
 pub(crate) struct Scope {

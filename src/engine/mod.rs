@@ -27,6 +27,7 @@ mod exec;
 mod fault;
 mod game;
 mod geometry;
+mod lanes;
 mod memo;
 mod observe;
 mod outcome;
@@ -40,6 +41,7 @@ mod table;
 mod tensor;
 mod undo;
 mod view;
+mod would;
 
 pub use chance::{CHANCE_ARM, ChanceNode, MAX_CHANCE_OUTCOMES};
 pub use determinize::{Determinizer, card_locals, relabel_locals};

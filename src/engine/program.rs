@@ -15,6 +15,8 @@ use crate::hir::{Expr, LabelPart};
 
 pub struct Program {
     graph: Box<Graph>,
+    /// The boards' precomputed lanes, shared with every table's layout.
+    pub(crate) lanes: std::sync::Arc<super::lanes::Lanes>,
     vals: PtrMap<Val>,
     colls: PtrMap<Col>,
 }
@@ -71,6 +73,7 @@ impl Program {
             }
         }
         Program {
+            lanes: std::sync::Arc::new(super::lanes::Lanes::of(&g.tables.boards)),
             vals: PtrMap::new(vals),
             colls: PtrMap::new(colls),
             graph,

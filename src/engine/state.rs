@@ -176,7 +176,7 @@ impl State {
     ) -> Result<State, Fault> {
         let t = &g.tables;
         let n = players as u8;
-        let (lay, home, size) = Layout::of(t, n, opts);
+        let (lay, home, size) = Layout::of(t, n, opts, &g.lanes);
         let mut core = Core::new(lay, &home, size);
         for (c, h) in home.iter().enumerate() {
             core.known[c] = core.viewers(g, *h);

@@ -28,6 +28,10 @@ pub struct Layout {
     pub inst_zone: Vec<u16>,
     pub inst_owner: Vec<i8>,
     pub var_base: Vec<u32>,
+    /// The boards' precomputed lanes (`lanes.rs`), made once per game;
+    /// not saved (a table read back walks its boards instead).
+    #[serde(skip)]
+    pub(super) lanes: std::sync::Arc<super::lanes::Lanes>,
 }
 
 impl Layout {
@@ -35,7 +39,12 @@ impl Layout {
     /// (one, one per player, or one per cell of a board) and every
     /// variable's slots; with each card's home instance and the number of
     /// variable slots.
-    pub(super) fn of(t: &crate::hir::Tables, n: u8, opts: &[i32]) -> (Layout, Vec<u16>, usize) {
+    pub(super) fn of(
+        t: &crate::hir::Tables,
+        n: u8,
+        opts: &[i32],
+        lanes: &std::sync::Arc<super::lanes::Lanes>,
+    ) -> (Layout, Vec<u16>, usize) {
         let mut zone_base = Vec::new();
         let mut inst_zone = Vec::new();
         let mut inst_owner = Vec::new();
@@ -75,6 +84,7 @@ impl Layout {
             inst_zone,
             inst_owner,
             var_base,
+            lanes: lanes.clone(),
         };
         (lay, home, size as usize)
     }
@@ -287,6 +297,14 @@ impl Core {
                 self.arena[s + nc + *c as usize] = inst as u16;
             }
         }
+    }
+
+    /// The same table without lanes (its boards walked): for tests.
+    #[cfg(test)]
+    pub(super) fn drop_lanes(&mut self) {
+        let mut lay = (*self.lay).clone();
+        lay.lanes = Default::default();
+        self.lay = std::sync::Arc::new(lay);
     }
 
     /// Become a copy of `other`, reusing this table's buffers.

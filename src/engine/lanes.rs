@@ -1,0 +1,289 @@
+//! Lanes precomputed per board: for every cell and every step (dx, dy)
+//! with both within [`REACH`] (the null step excepted), the cells a line
+//! from that cell crosses, in order, as the coordinate walk of
+//! `geometry.rs` finds them (to the edge or a removed square, a merged cell
+//! crossed along the line counting once, ending on coming back into the
+//! start). A merged cell has one lane per square whose step leaves it.
+//! Built once at load (`Program`) and shared with every table through its
+//! [`Layout`](super::table::Layout), so `ray(...)`, `moves(...)` and the
+//! steps of a ray read a slice instead of stepping through coordinates and
+//! the grid. What depends on the position (a slide stops after the first
+//! occupied cell, at most `n` cells) is applied while walking.
+//!
+//! Memory is bounded: a board whose lanes would hold more than
+//! [`MAX_ENTRIES`] cells (2 bytes each: 512 KiB) gets no table and walks
+//! its coordinates as before. For scale: chess's board needs 2,672 cells,
+//! Camelot 101's 11,308, a full 26 x 26 grid 109,148; the largest board
+//! the language allows (26 x 99) would need 809,458 and walks. Building stops as soon as the bound is
+//! passed, so a huge board costs no more than the bound.
+
+use crate::hir::BoardInfo;
+
+/// Steps with lanes: both coordinates within `-REACH..=REACH`.
+pub(super) const REACH: i32 = 2;
+const SIDE: usize = (2 * REACH + 1) as usize;
+const DIRS: usize = SIDE * SIDE;
+/// Most cells the lanes of one board may hold.
+pub(super) const MAX_ENTRIES: usize = 1 << 18;
+
+/// The lanes of every board of a game (`None` for a board past the bound).
+#[derive(Default)]
+pub struct Lanes {
+    boards: Vec<Option<BoardLanes>>,
+}
+
+/// One board's lanes: those of (cell `k`, step index `s`) are lanes
+/// `heads[k * DIRS + s]..heads[k * DIRS + s + 1]`; lane `j` is
+/// `cells[starts[j]..starts[j + 1]]` (board-local cell indices).
+struct BoardLanes {
+    heads: Vec<u32>,
+    starts: Vec<u32>,
+    cells: Vec<u16>,
+}
+
+/// Derived from the boards, so no part of a layout's identity: two
+/// layouts of one game are equal whether or not they carry lanes (a
+/// table read back from a file has none and walks instead).
+impl PartialEq for Lanes {
+    fn eq(&self, _: &Lanes) -> bool {
+        true
+    }
+}
+impl Eq for Lanes {}
+
+impl std::fmt::Debug for Lanes {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let cells: usize = self.boards.iter().flatten().map(|b| b.cells.len()).sum();
+        f.debug_struct("Lanes").field("cells", &cells).finish()
+    }
+}
+
+/// The index of a step in the tables, if it has lanes.
+#[inline]
+fn step_index(d: (i32, i32)) -> Option<usize> {
+    if d == (0, 0) || d.0.abs() > REACH || d.1.abs() > REACH {
+        return None;
+    }
+    Some(((d.1 + REACH) as usize) * SIDE + (d.0 + REACH) as usize)
+}
+
+/// The lanes of one (cell, step): each a slice of board-local cells.
+pub(super) struct Of<'a> {
+    starts: &'a [u32],
+    cells: &'a [u16],
+}
+
+impl<'a> Of<'a> {
+    /// How many lanes (a merged cell has one per leaving square).
+    #[inline]
+    pub(super) fn count(&self) -> usize {
+        self.starts.len() - 1
+    }
+
+    /// Lane `j`'s cells, in order.
+    #[inline]
+    pub(super) fn lane(&self, j: usize) -> &'a [u16] {
+        &self.cells[self.starts[j] as usize..self.starts[j + 1] as usize]
+    }
+}
+
+impl Lanes {
+    /// The lanes of every board, each within [`MAX_ENTRIES`].
+    pub(crate) fn of(boards: &[BoardInfo]) -> Lanes {
+        Lanes {
+            boards: boards.iter().map(|b| build(b, MAX_ENTRIES)).collect(),
+        }
+    }
+
+    /// The lanes of cell `k` of board `b` along `d`, if tabled.
+    #[inline]
+    pub(super) fn get(&self, b: usize, k: usize, d: (i32, i32)) -> Option<Of<'_>> {
+        let t = self.boards.get(b)?.as_ref()?;
+        let i = k * DIRS + step_index(d)?;
+        let (h0, h1) = (t.heads[i] as usize, t.heads[i + 1] as usize);
+        Some(Of {
+            starts: &t.starts[h0..=h1],
+            cells: &t.cells,
+        })
+    }
+}
+
+/// A board's lanes, or `None` if they would hold more than `limit` cells.
+fn build(board: &BoardInfo, limit: usize) -> Option<BoardLanes> {
+    let (w, h) = (board.width as i32, board.height as i32);
+    let at = |x: i32, y: i32| -> i32 {
+        if x < 0 || y < 0 || x >= w || y >= h {
+            -1
+        } else {
+            i32::from(board.grid[(y * w + x) as usize]).max(-1)
+        }
+    };
+    let n = board.cells.len();
+    let mut heads = Vec::with_capacity(n * DIRS + 1);
+    let mut starts = vec![0u32];
+    let mut cells: Vec<u16> = Vec::new();
+    heads.push(0);
+    for k in 0..n {
+        let from = k as i32;
+        for s in 0..DIRS {
+            let d = ((s % SIDE) as i32 - REACH, (s / SIDE) as i32 - REACH);
+            if d != (0, 0) {
+                for sq in &board.squares[k] {
+                    let (mut x, mut y) = (sq.0 as i32, sq.1 as i32);
+                    if at(x + d.0, y + d.1) == from {
+                        continue; // a step that stays inside the cell
+                    }
+                    let mut last = from;
+                    loop {
+                        x += d.0;
+                        y += d.1;
+                        let next = at(x, y);
+                        if next < 0 || next == from {
+                            break;
+                        }
+                        if next == last {
+                            continue;
+                        }
+                        last = next;
+                        if cells.len() == limit {
+                            return None;
+                        }
+                        cells.push(next as u16);
+                    }
+                    starts.push(cells.len() as u32);
+                }
+            }
+            heads.push((starts.len() - 1) as u32);
+        }
+    }
+    Some(BoardLanes {
+        heads,
+        starts,
+        cells,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::geometry::{each_move, each_ray_cell, ray_nth};
+    use crate::engine::state::Core;
+
+    const BOARD: &str = "game \"Grid\" { players 2..2 }\n\
+        enum Kind { a, b }\n\
+        card Piece { kind: Kind }\n\
+        deck men of Piece size 6 in box { 3 x { kind: [a, b] } }\n\
+        zone box: shared set public\n\
+        pattern star: slide (0,1) (1,0) (0,-1) (-1,0) (1,1) (1,-1) (-1,-1) (-1,1)\n\
+        pattern odd: step (0,1) (2,1) leap (-2,2) (1,-2) slide (2,0)\n\
+        board b {\n  grid 6 x 5\n  remove a1..b2, f5..f5\n  merge c3..d4\n  region whole = a1..f5\n}\n\
+        start { choose seat(0) { \"stop\" { } } end game }\n\
+        winners highest 0\n";
+
+    /// The cells a walk gives and whether it ran to its end, with `f`
+    /// stopping after `stop` cells.
+    fn cells(
+        stop: usize,
+        walk: impl FnOnce(&mut dyn FnMut(i32) -> bool) -> bool,
+    ) -> (Vec<i32>, bool) {
+        let mut out = Vec::new();
+        let ran = walk(&mut |v| {
+            out.push(v);
+            out.len() < stop
+        });
+        (out, ran)
+    }
+
+    /// Rays, ray steps and patterns give the same cells through the lanes
+    /// as through the coordinate walk, for every cell, every step within
+    /// reach and past it, every facing, and a walk stopped early, on a
+    /// board with removed corners and a merged centre.
+    #[test]
+    fn lanes_match_the_walk() {
+        let game = crate::Game::from_source("grid.rules", BOARD).expect("compiles");
+        let mut state = crate::State::new(&game, 2, 1, &game.default_options()).expect("starts");
+        let g = game.graph();
+        // pieces on a few cells (the merged centre among them), so that
+        // slides stop after them
+        let board = &g.tables.boards[0];
+        let base = state.core.zone_base[board.zone as usize] as i32;
+        let n = board.cells.len() as i32;
+        let merged = board
+            .squares
+            .iter()
+            .position(|sq| sq.len() > 1)
+            .expect("a merged cell");
+        for (card, k) in [0, 5, merged as i32, n - 1].into_iter().enumerate() {
+            state.core.put(g, card as u16, (base + k) as u16, false);
+        }
+        let tabled = &state.core;
+        assert!(tabled.lanes.boards[0].is_some(), "a small board has lanes");
+        // the same table without lanes walks its coordinates
+        let mut walked = tabled.clone();
+        walked.drop_lanes();
+        assert!(walked.lanes.boards.is_empty());
+        let mut checked = 0;
+        for inst in base..base + board.cells.len() as i32 {
+            for dy in -3..=3 {
+                for dx in -3..=3 {
+                    for (n, stop) in [(0, 99), (1, 99), (2, 99), (9, 99), (9, 1)] {
+                        let ray = |c: &Core| {
+                            cells(stop, |f| {
+                                each_ray_cell(g, c, inst, dx, dy, n, &mut |v| f(v))
+                            })
+                        };
+                        assert_eq!(ray(tabled), ray(&walked), "ray {inst} ({dx}, {dy}) {n}");
+                    }
+                    for i in 0..6 {
+                        let (a, b) = (
+                            ray_nth(g, tabled, inst, dx, dy, i),
+                            ray_nth(g, &walked, inst, dx, dy, i),
+                        );
+                        assert_eq!(a, b, "step {i} of ray {inst} ({dx}, {dy})");
+                        checked += usize::from(a >= 0);
+                    }
+                }
+            }
+            for p in 0..g.tables.patterns.len() as u16 {
+                for facing in 0..4 {
+                    for (n, stop) in [(1u8, 99), (3, 99), (8, 99), (8, 2)] {
+                        let mv = |c: &Core| {
+                            cells(stop, |f| {
+                                each_move(g, c, inst as u16, p, facing, n, &mut |v| f(v))
+                            })
+                        };
+                        let a = mv(tabled);
+                        assert_eq!(a, mv(&walked), "pattern {p} from {inst} facing {facing}");
+                        checked += a.0.len();
+                    }
+                }
+            }
+        }
+        assert!(checked > 1000, "{checked}");
+    }
+
+    /// The bound: a board whose lanes hold exactly `limit` cells gets
+    /// them, one over (`limit - 1`) gets none; the real bound leaves the
+    /// largest board the language allows without lanes.
+    #[test]
+    fn lanes_are_bounded() {
+        let game = crate::Game::from_source("grid.rules", BOARD).expect("compiles");
+        let board = &game.graph().tables.boards[0];
+        let exact = build(board, usize::MAX).expect("unbounded").cells.len();
+        assert!(exact > 0);
+        assert_eq!(
+            build(board, exact).expect("at the limit").cells.len(),
+            exact
+        );
+        assert!(build(board, exact - 1).is_none(), "one past the limit");
+        let big = "game \"Big\" { players 2..2 }\n\
+            board b {\n  grid 26 x 99\n  region whole = a1..z99\n}\n\
+            start { choose seat(0) { \"stop\" { } } end game }\n\
+            winners highest 0\n";
+        let game = crate::Game::from_source("big.rules", big).expect("compiles");
+        let board = &game.graph().tables.boards[0];
+        let huge = build(board, usize::MAX).expect("unbounded").cells.len();
+        assert!(huge > MAX_ENTRIES, "{huge}");
+        assert!(build(board, MAX_ENTRIES).is_none(), "a huge board walks");
+    }
+}
