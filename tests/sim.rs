@@ -470,3 +470,40 @@ fn rates_read_like_numbers() {
     assert_eq!(rate(0.254), "0.25");
     assert_eq!(rate(f64::NAN), "-");
 }
+
+/// Ctrl-C during `rulecheck`: the games stop, the report of those played is
+/// printed without exploration, and the exit code (130) says it is no
+/// verdict.
+#[cfg(unix)]
+#[test]
+fn ctrl_c_in_rulecheck_keeps_the_partial_report() {
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_rulecheck"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args([
+            "rules/tamoul.rules",
+            "--games",
+            "100000000",
+            "--jobs",
+            "1",
+            "--json",
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("rulecheck runs");
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let killed = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(killed.success());
+    let out = child.wait_with_output().expect("rulecheck ends");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("interrupted:") && stderr.contains("games played"),
+        "{stderr}"
+    );
+    assert_eq!(out.status.code(), Some(130), "{stderr}");
+    assert!(stdout.contains("\"games\""), "{stdout}");
+}

@@ -163,7 +163,8 @@ fn list() {
     }
 }
 
-fn print(report: &Report, o: &Output, elapsed: Duration) -> ! {
+/// Write the report where `o` says; the exit code it calls for.
+fn print(report: &Report, o: &Output, elapsed: Duration) -> i32 {
     if let Some(path) = &o.html
         && let Err(e) = std::fs::write(path, report.to_html())
     {
@@ -178,7 +179,7 @@ fn print(report: &Report, o: &Output, elapsed: Duration) -> ! {
             report.render(std::io::stdout().is_terminal(), Some(elapsed))
         );
     }
-    std::process::exit(report.exit_code());
+    report.exit_code()
 }
 
 fn plan(a: &CheckArgs) -> Plan {
@@ -244,6 +245,9 @@ fn check(a: &CheckArgs) -> ! {
     let budget = Budget::parse(&a.explore).unwrap_or_else(|e| bad(e));
     let started = Instant::now();
     let run = prepare(&a.files, &config, &plan).unwrap_or_else(|e| bad(e));
+    // the first Ctrl-C stops the games (and the exploration) and keeps
+    // what was played; a second one ends the process
+    grail::sim::interrupt::install();
     let bar = progress(run.total_games());
     let shown = AtomicBool::new(false);
     let tick = || {
@@ -261,7 +265,20 @@ fn check(a: &CheckArgs) -> ! {
     if let Some(b) = bar {
         b.finish_and_clear();
     }
+    let stopped = grail::sim::interrupt::interrupted();
+    if stopped {
+        let played: u64 = stats.iter().flatten().map(|s| s.games).sum();
+        eprintln!(
+            "rulecheck: interrupted: {played} of {} games played; the report covers those, without exploration",
+            run.total_games()
+        );
+    }
     if let Some(shard) = plan.shard {
+        if stopped {
+            // a part merged as if whole would be a silently wrong report
+            eprintln!("rulecheck: the shard's part is not written: it would be incomplete");
+            std::process::exit(130);
+        }
         let part = run.part(&stats).to_ron();
         match &a.out {
             Some(path) => {
@@ -286,9 +303,15 @@ fn check(a: &CheckArgs) -> ! {
         }
         std::process::exit(0);
     }
+    let budget = if stopped { Budget::Off } else { budget };
     let explored = grail::rulecheck::with_jobs(a.jobs, || run.explore(&stats, budget));
+    if !stopped && grail::sim::interrupt::interrupted() {
+        eprintln!("rulecheck: interrupted: the exploration stopped early; the report covers what it reached");
+    }
     let report = run.finish_explored(stats, explored);
-    print(&report, &a.output, started.elapsed())
+    let code = print(&report, &a.output, started.elapsed());
+    // an interrupted run is not a verdict
+    std::process::exit(if grail::sim::interrupt::interrupted() { 130 } else { code })
 }
 
 fn merge_parts(m: &MergeArgs) -> ! {
@@ -307,7 +330,7 @@ fn merge_parts(m: &MergeArgs) -> ! {
         ));
     }
     let report = merge(&parts, &config).unwrap_or_else(|e| bad(e));
-    print(&report, &m.out, started.elapsed())
+    std::process::exit(print(&report, &m.out, started.elapsed()))
 }
 
 /// Panics in the engine are caught per game and reported with their seed;

@@ -12,7 +12,7 @@
 
 use super::playout::{Table, play};
 use super::stats::{At, Incident, Kind, Stats};
-use crate::sim::game_seed;
+use crate::sim::{game_seed, interrupt};
 use rayon::prelude::*;
 use std::ops::Range;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -65,11 +65,13 @@ const CHUNK: u64 = 64;
 
 /// Play games `range` of the run seeded `seed` at this table; `tick` is
 /// called after each game (for progress bars). Stops early, after a whole
-/// chunk, once [`HUNG_LIMIT`] games did not end.
+/// chunk, once [`HUNG_LIMIT`] games did not end, and at once after a
+/// Ctrl-C caught by [`crate::sim::interrupt`] (the games begun are finished
+/// and counted; the others are not played).
 pub fn column(t: &Table, seed: u64, range: Range<u64>, tick: &(dyn Fn() + Sync)) -> Stats {
     let mut all = Stats::empty(t.layout, t.players);
     let mut at = range.start;
-    while at < range.end {
+    while at < range.end && !interrupt::interrupted() {
         let end = (at + CHUNK).min(range.end);
         // counts of played games stay far below u64::MAX
         let exact = all.merge(&chunk(t, seed, at..end, tick));
@@ -95,8 +97,10 @@ fn chunk(t: &Table, seed: u64, range: Range<u64>, tick: &(dyn Fn() + Sync)) -> S
         .fold(
             || (empty(), Vec::new()),
             |(mut stats, mut buf), i| {
-                guarded(t, seed, i, &mut buf, &mut stats);
-                tick();
+                if !interrupt::interrupted() {
+                    guarded(t, seed, i, &mut buf, &mut stats);
+                    tick();
+                }
                 (stats, buf)
             },
         )
