@@ -306,12 +306,18 @@ fn check(a: &CheckArgs) -> ! {
     let budget = if stopped { Budget::Off } else { budget };
     let explored = grail::rulecheck::with_jobs(a.jobs, || run.explore(&stats, budget));
     if !stopped && grail::sim::interrupt::interrupted() {
-        eprintln!("rulecheck: interrupted: the exploration stopped early; the report covers what it reached");
+        eprintln!(
+            "rulecheck: interrupted: the exploration stopped early; the report covers what it reached"
+        );
     }
     let report = run.finish_explored(stats, explored);
     let code = print(&report, &a.output, started.elapsed());
     // an interrupted run is not a verdict
-    std::process::exit(if grail::sim::interrupt::interrupted() { 130 } else { code })
+    std::process::exit(if grail::sim::interrupt::interrupted() {
+        130
+    } else {
+        code
+    })
 }
 
 fn merge_parts(m: &MergeArgs) -> ! {
