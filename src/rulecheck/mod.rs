@@ -51,6 +51,8 @@ mod explore_proxy;
 mod explore_report;
 mod explore_run;
 mod fires;
+mod fixed;
+mod fixed_flow;
 mod flow;
 mod gate;
 mod html;
