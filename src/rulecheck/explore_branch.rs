@@ -31,9 +31,9 @@ use crate::engine::{Action, Game, Probe, State};
 use crate::graph::{Graph, Node};
 use crate::hir::{Expr, Ty};
 use crate::syntax::ast::{AggKind, BinOp};
-use std::cell::RefCell;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
+use std::cell::RefCell;
 
 /// The distance of a failed identity or yes/no test.
 pub const FAR: u32 = 1000;

@@ -331,7 +331,13 @@ impl<'a> Fixed<'a> {
                     read: BTreeSet::new(),
                 });
             }
-            let (holds, r) = self.can_hold(&[Need { expr: filter, want: true }], &inner);
+            let (holds, r) = self.can_hold(
+                &[Need {
+                    expr: filter,
+                    want: true,
+                }],
+                &inner,
+            );
             if holds {
                 vals.insert(c);
             } else {
@@ -392,7 +398,12 @@ impl<'a> Fixed<'a> {
                 && *c == b.slot
                 && !touched.contains(z)
                 && !read.contains(v)
-                && self.hir.tables.zones.get(*v as usize).is_some_and(|i| i.board.is_none())
+                && self
+                    .hir
+                    .tables
+                    .zones
+                    .get(*v as usize)
+                    .is_some_and(|i| i.board.is_none())
             {
                 let mut locals = vec![None; start.locals as usize];
                 for (card, home) in self.hir.tables.card_home.iter().enumerate() {
@@ -401,7 +412,10 @@ impl<'a> Fixed<'a> {
                     }
                     locals[*c as usize] = Some(card as i32);
                     let mut r = Vec::new();
-                    if self.eval(filter, &mut locals, &mut r).is_some_and(|x| x != 0) {
+                    if self
+                        .eval(filter, &mut locals, &mut r)
+                        .is_some_and(|x| x != 0)
+                    {
                         self.swept[card] = true;
                         self.swept_read.extend(r);
                     }
@@ -488,7 +502,9 @@ impl<'a> Fixed<'a> {
                         };
                     }
                 }
-                StmtKind::Assign(crate::hir::Place::Local(l), _, e) => binds.push(Binder::Let(*l, e)),
+                StmtKind::Assign(crate::hir::Place::Local(l), _, e) => {
+                    binds.push(Binder::Let(*l, e))
+                }
                 StmtKind::If(c, a, b) => {
                     self.calls(pi, a, binds, &and(Some(c), true), out);
                     self.calls(pi, b, binds, &and(Some(c), false), out);
@@ -505,7 +521,11 @@ impl<'a> Fixed<'a> {
                             binds.push(Binder::Each(b));
                         }
                         let mut own = needs.to_vec();
-                        for e in a.guard.iter().chain(a.bind.iter().flat_map(|b| b.filter.iter())) {
+                        for e in a
+                            .guard
+                            .iter()
+                            .chain(a.bind.iter().flat_map(|b| b.filter.iter()))
+                        {
                             super::gate::needs(e, true, &mut own);
                         }
                         self.calls(pi, &a.body, binds, &own, out);

@@ -89,9 +89,16 @@ impl<'a> Origins<'a> {
     /// The binders of local `s` of phase `p`: elements, values, and the
     /// arguments of the calls (`None`: the engine binds it: anything).
     #[allow(clippy::type_complexity)]
-    fn binders(&self, p: usize, s: u16) -> Option<(&[&'a Expr], &[&'a Expr], Vec<(usize, &'a Expr)>)> {
+    fn binders(
+        &self,
+        p: usize,
+        s: u16,
+    ) -> Option<(&[&'a Expr], &[&'a Expr], Vec<(usize, &'a Expr)>)> {
         let proc = self.hir.procs.get(p)?;
-        let (e, v) = (self.elem.get(p)?.get(s as usize)?, self.value.get(p)?.get(s as usize)?);
+        let (e, v) = (
+            self.elem.get(p)?.get(s as usize)?,
+            self.value.get(p)?.get(s as usize)?,
+        );
         let mut args = Vec::new();
         if (s as usize) < proc.params.len() {
             if proc.kind != crate::hir::ProcKind::Phase {
@@ -113,7 +120,9 @@ impl<'a> Origins<'a> {
         }
         match e {
             Expr::Nothing => Some(BTreeSet::new()),
-            Expr::Call(Builtin::Top | Builtin::Bottom, a) => self.zones(p, a.first()?, args, depth + 1),
+            Expr::Call(Builtin::Top | Builtin::Bottom, a) => {
+                self.zones(p, a.first()?, args, depth + 1)
+            }
             Expr::Index(z, _) => self.zones(p, z, args, depth + 1),
             Expr::Agg {
                 kind: AggKind::First,
@@ -159,7 +168,12 @@ impl<'a> Origins<'a> {
         match e {
             Expr::Nothing => Some(BTreeSet::new()),
             Expr::Zone(z, _) | Expr::ZoneAll(z) => Some(BTreeSet::from([*z])),
-            Expr::Region(b, _) => Some(BTreeSet::from([self.hir.tables.boards.get(*b as usize)?.zone])),
+            Expr::Region(b, _) => Some(BTreeSet::from([self
+                .hir
+                .tables
+                .boards
+                .get(*b as usize)?
+                .zone])),
             Expr::Call(Builtin::Cell | Builtin::Shift | Builtin::Moves | Builtin::Ray, _) => {
                 self.boards()
             }
@@ -257,7 +271,10 @@ pub fn holds(hir: &Hir, swept: &[bool]) -> Vec<Vec<bool>> {
             let cards: Vec<bool> = match from {
                 None => free.clone(),
                 Some(zs) => (0..nc)
-                    .map(|c| zs.iter().any(|z| holds.get(*z as usize).is_some_and(|h| h[c])))
+                    .map(|c| {
+                        zs.iter()
+                            .any(|z| holds.get(*z as usize).is_some_and(|h| h[c]))
+                    })
                     .collect(),
             };
             let dests: Vec<usize> = match to {

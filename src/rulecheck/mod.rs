@@ -225,7 +225,9 @@ impl FileReport {
         unlabelled
             || spans.into_iter().any(|s| {
                 self.allows.silences_at(lint.name, s.start)
-                    || self.allows.silences(lint.name, self.source.line_of(s.start))
+                    || self
+                        .allows
+                        .silences(lint.name, self.source.line_of(s.start))
             })
     }
 

@@ -228,8 +228,7 @@ impl Run {
                 let cx = Context::new(&f.report.source, &c.hir, graph);
                 let agent = self.plan.agent_kind();
                 let silenced = |d: &crate::diag::Diagnostic| {
-                    f.report
-                        .silences(&super::lints::never_fired::LINT, d)
+                    f.report.silences(&super::lints::never_fired::LINT, d)
                 };
                 Some(super::explore_run::file(
                     (&cx, &silenced),

@@ -23,8 +23,8 @@ use crate::graph::{Node, Phase};
 use crate::rulecheck::fixed::{Binder, Fixed};
 use crate::rulecheck::flow;
 use crate::rulecheck::gate::{self, Need};
-use std::cell::OnceCell;
 use crate::rulecheck::stats::Layout;
+use std::cell::OnceCell;
 
 pub static LINT: Lint = Lint {
     name: "never-fired",
