@@ -25,6 +25,7 @@ use crate::rulecheck::flow;
 use crate::rulecheck::gate::{self, Need};
 use crate::rulecheck::stats::Layout;
 use std::cell::OnceCell;
+use std::rc::Rc;
 
 pub static LINT: Lint = Lint {
     name: "never-fired",
@@ -80,7 +81,7 @@ struct Walk<'a, 'b> {
     /// The loops and choices around the code walked, outermost first.
     binds: Vec<Binder<'b>>,
     /// Each column's partial evaluation, made when first needed.
-    fixed: &'a OnceCell<Vec<Fixed<'b>>>,
+    fixed: &'a OnceCell<Vec<Rc<Fixed<'b>>>>,
 }
 
 /// The findings of a simulation whose counts are `cov`; code behind gates
@@ -166,10 +167,10 @@ impl<'a, 'b> Walk<'a, 'b> {
             return false;
         }
         // through what the conditions read, all together
-        let hir = self.cx.hir;
+        let cx = self.cx;
         let fixed = self.fixed.get_or_init(|| {
             let cols = &self.cov.columns;
-            cols.iter().map(|(o, p)| Fixed::new(hir, o, *p)).collect()
+            cols.iter().map(|(o, p)| cx.fixed(o, *p)).collect()
         });
         let mut read = std::collections::BTreeSet::new();
         for f in fixed {
