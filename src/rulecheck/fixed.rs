@@ -384,7 +384,7 @@ impl<'a> Fixed<'a> {
         let Some(start) = self.hir.procs.first() else {
             return;
         };
-        let read = zones_read(self.hir);
+        let read = super::fixed_flow::zones_read(self.hir);
         let mut touched = BTreeSet::new();
         for s in &start.body {
             if let StmtKind::For(b, body) = &s.kind
@@ -421,7 +421,7 @@ impl<'a> Fixed<'a> {
                     }
                 }
             }
-            zones_in_stmt(self.hir, s, &mut touched, &mut BTreeSet::new());
+            super::fixed_flow::zones_in_stmt(self.hir, s, &mut touched, &mut BTreeSet::new());
         }
     }
 
@@ -584,118 +584,4 @@ fn assigned_locals(p: &crate::hir::Proc) -> Vec<u32> {
         }
     });
     count
-}
-
-/// Zones an expression names.
-fn zones_of(e: &Expr, out: &mut BTreeSet<u16>) {
-    if let Expr::Zone(z, _) | Expr::ZoneAll(z) = e {
-        out.insert(*z);
-    }
-    e.for_each_child(|x| zones_of(x, out));
-}
-
-/// The expressions a statement evaluates itself, and where its cards go
-/// (a move's or deal's destination), apart.
-fn stmt_exprs(s: &Stmt) -> (Vec<&Expr>, Vec<&Expr>) {
-    let mut reads: Vec<&Expr> = Vec::new();
-    let mut dest: Vec<&Expr> = Vec::new();
-    match &s.kind {
-        StmtKind::Assign(place, _, e) => {
-            reads.push(e);
-            if let crate::hir::Place::PerPlayer(_, x) | crate::hir::Place::PerCard(_, x) = place {
-                reads.push(x);
-            }
-        }
-        StmtKind::If(c, ..) | StmtKind::While(c, _) => reads.push(c),
-        StmtKind::For(b, _) => reads.extend([&b.coll].into_iter().chain(b.filter.as_ref())),
-        StmtKind::Choose { who, arms, .. } => {
-            reads.push(who);
-            for a in arms {
-                reads.extend(a.guard.iter());
-                if let Some(b) = &a.bind {
-                    reads.extend([&b.coll].into_iter().chain(b.filter.as_ref()));
-                }
-                reads.extend(a.also.iter().map(|(_, c)| c));
-            }
-        }
-        StmtKind::Window {
-            from, filter, arms, ..
-        } => {
-            reads.push(from);
-            reads.extend(filter.iter());
-            for a in arms {
-                reads.extend(a.guard.iter());
-            }
-        }
-        StmtKind::Move { what, to, .. } => {
-            reads.push(what);
-            dest.push(to);
-        }
-        StmtKind::MoveAll { from, to, .. } => {
-            reads.push(from);
-            dest.push(to);
-        }
-        StmtKind::Deal(n, from, to) => {
-            reads.extend([n, from]);
-            dest.push(to);
-        }
-        StmtKind::Shuffle(x) | StmtKind::Reveal(x) => reads.push(x),
-        StmtKind::Swap(a, b) | StmtKind::Peek(a, b) => reads.extend([a, b]),
-        StmtKind::Call(_, args) => reads.extend(args.iter()),
-        _ => {}
-    }
-    (reads, dest)
-}
-
-/// Zones a statement touches (reads or moves cards to), with the phases
-/// it calls, transitively.
-fn zones_in_stmt(hir: &Hir, s: &Stmt, out: &mut BTreeSet<u16>, seen: &mut BTreeSet<u16>) {
-    super::flow::walk(std::slice::from_ref(s), &mut |st| {
-        let (reads, dest) = stmt_exprs(st);
-        for e in reads.into_iter().chain(dest) {
-            zones_of(e, out);
-        }
-        if let StmtKind::Call(callee, _) = &st.kind
-            && seen.insert(*callee)
-            && let Some(p) = hir.procs.get(*callee as usize)
-        {
-            for inner in &p.body {
-                zones_in_stmt(hir, inner, out, seen);
-            }
-        }
-    });
-}
-
-/// Zones some expression reads (a move's destination is not a read).
-fn zones_read(hir: &Hir) -> BTreeSet<u16> {
-    let mut out = BTreeSet::new();
-    for p in &hir.procs {
-        super::flow::walk(&p.body, &mut |s| {
-            let (reads, dest) = stmt_exprs(s);
-            for e in reads {
-                zones_of(e, &mut out);
-            }
-            // a destination computed from a zone (`Z[p]`'s player) reads
-            // only that player
-            for d in dest {
-                if !matches!(d, Expr::Zone(..)) {
-                    zones_of(d, &mut out);
-                }
-            }
-        });
-    }
-    let t = &hir.tables;
-    let extra = t
-        .invariants
-        .iter()
-        .map(|(_, e)| e)
-        .chain(t.winners_key.iter())
-        .chain(t.winners_filter.iter())
-        .chain(t.winners_tiebreak.iter())
-        .chain(t.evaluate.iter())
-        .chain(t.vars.iter().map(|v| &v.init));
-    for e in extra {
-        zones_of(e, &mut out);
-    }
-    out
 }
