@@ -362,28 +362,15 @@ fn is_card_expr(g: &crate::graph::Graph, slots: &[bool], e: &Expr) -> bool {
 /// aggregate's element), each with whether it holds a card.
 fn inner_binds(g: &crate::graph::Graph, e: &Expr, f: &mut impl FnMut(u16, bool), slots: &[bool]) {
     match e {
-        Expr::Bind(binds, body) => {
+        Expr::Bind(binds, _) => {
             for (s, x) in binds {
                 f(*s, is_card_expr(g, slots, x));
-                inner_binds(g, x, f, slots);
-            }
-            inner_binds(g, body, f, slots);
-        }
-        Expr::Agg {
-            slot,
-            coll,
-            filter,
-            body,
-            ..
-        } => {
-            f(*slot, is_card_coll(coll));
-            inner_binds(g, coll, f, slots);
-            for x in [filter, body].into_iter().flatten() {
-                inner_binds(g, x, f, slots);
             }
         }
+        Expr::Agg { slot, coll, .. } => f(*slot, is_card_coll(coll)),
         _ => {}
     }
+    e.for_each_child(|x| inner_binds(g, x, f, slots));
 }
 
 /// Rename every card `c` of a table to `d.relabel[c]`, with its knowledge

@@ -231,53 +231,5 @@ fn node_locals(n: &Node, out: &mut Vec<u16>) {
 /// The locals an expression reads, not counting those it binds itself
 /// (an aggregate's variable, a function's parameters).
 fn expr_locals(x: &Expr, out: &mut Vec<u16>) {
-    let mut bound = Vec::new();
-    walk(x, &mut bound, out);
-}
-
-fn walk(x: &Expr, bound: &mut Vec<u16>, out: &mut Vec<u16>) {
-    match x {
-        Expr::Local(s) if !bound.contains(s) && !out.contains(s) => out.push(*s),
-        Expr::PerPlayer(_, a)
-        | Expr::PerCard(_, a)
-        | Expr::Table(_, a)
-        | Expr::Attr(_, a)
-        | Expr::Not(a)
-        | Expr::Neg(a) => walk(a, bound, out),
-        Expr::Zone(_, Some(a)) => walk(a, bound, out),
-        Expr::Index(a, b) | Expr::Bin(_, a, b) => {
-            walk(a, bound, out);
-            walk(b, bound, out);
-        }
-        Expr::Cond(a, b, c) => {
-            walk(a, bound, out);
-            walk(b, bound, out);
-            walk(c, bound, out);
-        }
-        Expr::Bind(binds, body) => {
-            for (s, e) in binds {
-                walk(e, bound, out);
-                bound.push(*s);
-            }
-            walk(body, bound, out);
-        }
-        Expr::Call(_, args) => args.iter().for_each(|a| walk(a, bound, out)),
-        Expr::Agg {
-            slot,
-            coll,
-            filter,
-            body,
-            ..
-        } => {
-            walk(coll, bound, out);
-            bound.push(*slot);
-            if let Some(f) = filter {
-                walk(f, bound, out);
-            }
-            if let Some(b) = body {
-                walk(b, bound, out);
-            }
-        }
-        _ => {}
-    }
+    x.free_locals(&mut Vec::new(), out);
 }

@@ -33,6 +33,7 @@ use crate::hir::{Expr, Ty};
 use crate::syntax::ast::{AggKind, BinOp};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
+use std::cell::RefCell;
 
 /// The distance of a failed identity or yes/no test.
 pub const FAR: u32 = 1000;
@@ -292,13 +293,17 @@ pub fn toward(
             next.apply(game, *a).ok()?;
             next.eval_probe(game, p).ok().map(|v| v.max(0) as u32)
         };
-        pick_nearest(buf.iter().take(LOOK).map(d), rng)
+        pick_nearest(buf.iter().take(LOOK).map(d), &RefCell::new(rng))
     })
 }
 
 /// The index of the smallest distance (`None`: not measured), ties broken
-/// at random.
-fn pick_nearest(ds: impl Iterator<Item = Option<u32>>, rng: &mut ChaCha8Rng) -> Option<usize> {
+/// at random. The distances are measured as they are drawn, and a
+/// measure may draw from `rng` too (between the tie-breaking draws).
+fn pick_nearest(
+    ds: impl Iterator<Item = Option<u32>>,
+    rng: &RefCell<&mut ChaCha8Rng>,
+) -> Option<usize> {
     let mut best: Option<(u32, usize)> = None;
     let mut ties = 0u32;
     for (i, d) in ds.enumerate() {
@@ -307,7 +312,7 @@ fn pick_nearest(ds: impl Iterator<Item = Option<u32>>, rng: &mut ChaCha8Rng) -> 
             Some((b, _)) if d > b => {}
             Some((b, _)) if d == b => {
                 ties += 1;
-                if rng.random_range(0..=ties) == 0 {
+                if rng.borrow_mut().random_range(0..=ties) == 0 {
                     best = Some((d, i));
                 }
             }
@@ -328,43 +333,25 @@ fn guard_ahead(
     t: &Target,
     rng: &mut ChaCha8Rng,
 ) -> Option<usize> {
-    let mut best: Option<(u32, usize)> = None;
-    let mut ties = 0u32;
+    let rng = RefCell::new(rng);
     let mut next = state.clone();
     let mut deeper = state.clone();
     let mut more: Vec<Action> = Vec::new();
     let who = state.chooser();
-    for (i, a) in buf.iter().enumerate().take(LOOK) {
+    let ds = buf.iter().take(LOOK).map(|a| {
         next.clone_from(state);
-        let Some(mut d) = nearest(game, &mut next, *a, t) else {
-            continue;
-        };
+        let mut d = nearest(game, &mut next, *a, t)?;
         if d == u32::MAX && !next.is_over() && next.chooser() == who {
             next.legal_actions_into(game, &mut more);
             for _ in 0..DEEPER.min(more.len()) {
-                let b = more[rng.random_range(0..more.len())];
+                let b = more[rng.borrow_mut().random_range(0..more.len())];
                 deeper.clone_from(&next);
                 if let Some(e) = nearest(game, &mut deeper, b, t) {
                     d = d.min(e);
                 }
             }
         }
-        if d == u32::MAX {
-            continue;
-        }
-        match best {
-            Some((b, _)) if d > b => {}
-            Some((b, _)) if d == b => {
-                ties += 1;
-                if rng.random_range(0..=ties) == 0 {
-                    best = Some((d, i));
-                }
-            }
-            _ => {
-                best = Some((d, i));
-                ties = 0;
-            }
-        }
-    }
-    best.map(|(_, i)| i)
+        (d != u32::MAX).then_some(d)
+    });
+    pick_nearest(ds, &rng)
 }

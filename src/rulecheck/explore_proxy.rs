@@ -24,60 +24,26 @@ const SLOTS: u16 = 256;
 /// The locals `e` reads that it does not bind itself (and any slot it
 /// binds beyond the scratch locals, so that it is refused).
 fn free(e: &Expr, bound: &mut Vec<u16>, out: &mut Vec<u16>) {
+    e.free_locals(bound, out);
+    // a slot bound inside is written: it must fit the scratch too
+    let mut inner = Vec::new();
+    binds(e, &mut inner);
+    for s in inner {
+        if s >= SLOTS && !out.contains(&s) {
+            out.push(s);
+        }
+    }
+}
+
+/// The slots `e` binds itself (a function's parameters, an aggregate's
+/// element).
+fn binds(e: &Expr, out: &mut Vec<u16>) {
     match e {
-        Expr::Local(s) if !bound.contains(s) && !out.contains(s) => out.push(*s),
-        Expr::PerPlayer(_, x)
-        | Expr::PerCard(_, x)
-        | Expr::Table(_, x)
-        | Expr::Attr(_, x)
-        | Expr::Not(x)
-        | Expr::Neg(x)
-        | Expr::Zone(_, Some(x)) => free(x, bound, out),
-        Expr::Index(a, b) | Expr::Bin(_, a, b) => {
-            free(a, bound, out);
-            free(b, bound, out);
-        }
-        Expr::Cond(a, b, c) => {
-            free(a, bound, out);
-            free(b, bound, out);
-            free(c, bound, out);
-        }
-        Expr::Call(_, args) => args.iter().for_each(|a| free(a, bound, out)),
-        Expr::Bind(binds, body) => {
-            let mark = bound.len();
-            for (s, v) in binds {
-                free(v, bound, out);
-                bound.push(*s);
-                // a slot bound inside is written: it must fit the scratch too
-                if *s >= SLOTS && !out.contains(s) {
-                    out.push(*s);
-                }
-            }
-            free(body, bound, out);
-            bound.truncate(mark);
-        }
-        Expr::Agg {
-            slot,
-            coll,
-            filter,
-            body,
-            ..
-        } => {
-            free(coll, bound, out);
-            bound.push(*slot);
-            if *slot >= SLOTS && !out.contains(slot) {
-                out.push(*slot);
-            }
-            if let Some(f) = filter {
-                free(f, bound, out);
-            }
-            if let Some(b) = body {
-                free(b, bound, out);
-            }
-            bound.pop();
-        }
+        Expr::Bind(args, _) => out.extend(args.iter().map(|(s, _)| *s)),
+        Expr::Agg { slot, .. } => out.push(*slot),
         _ => {}
     }
+    e.for_each_child(|x| binds(x, out));
 }
 
 /// Every value a local of type `ty` can hold, as a collection.

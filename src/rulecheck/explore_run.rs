@@ -10,12 +10,15 @@ use super::plan::{Column, Plan};
 use super::playout::Table;
 use super::stats::{Layout, Stats};
 use crate::agent::AgentKind;
+use crate::diag::Diagnostic;
 use crate::engine::Game;
 
-/// Explore `game` after the random games `stats` of its `columns`.
+/// Explore `game` after the random games `stats` of its `columns`;
+/// `silenced` says which never-fired findings a comment silences (they
+/// are not left to reach).
 #[allow(clippy::too_many_arguments)]
 pub fn file(
-    cx: &Context,
+    (cx, silenced): (&Context, &dyn Fn(&Diagnostic) -> bool),
     game: &Game,
     layout: &Layout,
     columns: &[Column],
@@ -88,7 +91,7 @@ pub fn file(
         };
         let (mut out, mut gated) = (Vec::new(), Vec::new());
         never_fired::run(cx, &cov, &mut out, &mut gated);
-        !out.is_empty()
+        out.iter().any(|d| !silenced(d))
     };
     explore(&setup, budget, &left)
 }

@@ -425,43 +425,9 @@ fn is_count(e: &Expr) -> bool {
 fn reads(e: &Expr, out: &mut Vec<u16>, bound: &mut Vec<u16>) {
     match e {
         Expr::Local(s) => out.push(*s),
-        Expr::PerPlayer(_, x)
-        | Expr::PerCard(_, x)
-        | Expr::Table(_, x)
-        | Expr::Attr(_, x)
-        | Expr::Not(x)
-        | Expr::Neg(x) => reads(x, out, bound),
-        Expr::Zone(_, Some(x)) => reads(x, out, bound),
-        Expr::Index(a, b) | Expr::Bin(_, a, b) => {
-            reads(a, out, bound);
-            reads(b, out, bound);
-        }
-        Expr::Cond(a, b, c) => {
-            reads(a, out, bound);
-            reads(b, out, bound);
-            reads(c, out, bound);
-        }
-        Expr::Bind(args, body) => {
-            for (slot, x) in args {
-                bound.push(*slot);
-                reads(x, out, bound);
-            }
-            reads(body, out, bound);
-        }
-        Expr::Call(_, args) => args.iter().for_each(|x| reads(x, out, bound)),
-        Expr::Agg {
-            slot,
-            coll,
-            filter,
-            body,
-            ..
-        } => {
-            bound.push(*slot);
-            reads(coll, out, bound);
-            for x in [filter, body].into_iter().flatten() {
-                reads(x, out, bound);
-            }
-        }
+        Expr::Bind(args, _) => bound.extend(args.iter().map(|(s, _)| *s)),
+        Expr::Agg { slot, .. } => bound.push(*slot),
         _ => {}
     }
+    e.for_each_child(|x| reads(x, out, bound));
 }

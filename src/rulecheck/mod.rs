@@ -51,6 +51,8 @@ mod explore_proxy;
 mod explore_report;
 mod explore_run;
 mod fires;
+mod fixed;
+mod fixed_flow;
 mod flow;
 mod gate;
 mod html;
@@ -195,16 +197,7 @@ impl FileReport {
         for (span, _) in &mut d.labels {
             *span = tidy(&self.source.text, *span);
         }
-        // A directive above any highlighted line silences the finding: a
-        // never-fired finding labels both the condition and the statements.
-        let mut lines = d.labels.iter().map(|(s, _)| self.source.line_of(s.start));
-        let unlabelled = d.labels.is_empty() && self.allows.silences(lint.name, 0);
-        // `allow(...) at NAME`: a label inside what NAME declares
-        let named = d
-            .labels
-            .iter()
-            .any(|(s, _)| self.allows.silences_at(lint.name, s.start));
-        if unlabelled || named || lines.any(|line| self.allows.silences(lint.name, line)) {
+        if self.silences(lint, &d) {
             self.silenced += 1;
             return;
         }
@@ -220,6 +213,22 @@ impl FileReport {
             diag: d,
             evidence,
         });
+    }
+
+    /// Whether a comment silences this finding of `lint`: a directive
+    /// above any highlighted line (a never-fired finding labels both the
+    /// condition and the statements), or `allow(...) at NAME` with a label
+    /// inside what NAME declares.
+    pub(crate) fn silences(&self, lint: &Lint, d: &Diagnostic) -> bool {
+        let spans = d.labels.iter().map(|(s, _)| tidy(&self.source.text, *s));
+        let unlabelled = d.labels.is_empty() && self.allows.silences(lint.name, 0);
+        unlabelled
+            || spans.into_iter().any(|s| {
+                self.allows.silences_at(lint.name, s.start)
+                    || self
+                        .allows
+                        .silences(lint.name, self.source.line_of(s.start))
+            })
     }
 
     fn add_checker(&mut self, mut d: Diagnostic) {

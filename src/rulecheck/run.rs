@@ -227,8 +227,18 @@ impl Run {
                 let graph = c.graph.as_ref()?;
                 let cx = Context::new(&f.report.source, &c.hir, graph);
                 let agent = self.plan.agent_kind();
+                let silenced = |d: &crate::diag::Diagnostic| {
+                    f.report.silences(&super::lints::never_fired::LINT, d)
+                };
                 Some(super::explore_run::file(
-                    &cx, game, layout, &f.columns, stats, &self.plan, agent, budget,
+                    (&cx, &silenced),
+                    game,
+                    layout,
+                    &f.columns,
+                    stats,
+                    &self.plan,
+                    agent,
+                    budget,
                 ))
             })
             .collect()

@@ -179,6 +179,26 @@ fn gated_note(input: &Input, g: &Gated) -> String {
         Some(p) => p.where_is(g.span.start),
         None => format!("line {}", input.cx.source.line_of(g.span.start)),
     };
+    if g.through {
+        let set: Vec<String> = g
+            .options
+            .iter()
+            .filter_map(|&o| {
+                let name = &opts.get(o as usize)?.name;
+                let vals: std::collections::BTreeSet<i32> = input
+                    .columns
+                    .iter()
+                    .filter_map(|c| c.options.get(o as usize).copied())
+                    .collect();
+                let vals: Vec<String> = vals.iter().map(i32::to_string).collect();
+                Some(format!("{name} = {}", vals.join(" or ")))
+            })
+            .collect();
+        return format!(
+            "{place} never ran: switched off by the options ({}) through what its conditions read (a card's attribute, a function, a phase's parameter); check it with --vary {first}=...",
+            set.join(", ")
+        );
+    }
     format!(
         "{place} never ran: it needs a condition on {} that fails with {first} = {} (check it with --vary {first}=...)",
         names.join(" and "),

@@ -150,13 +150,13 @@ fn camelot101_passes_without_silences_for_its_rare_branches() {
 
 /// `cargo test --release --test rulecheck -- --ignored camelot101_levels`:
 /// Camelot 101 and every level, at five seeds (about 25 s of CPU a file and
-/// seed). It does not pass yet: levels 2, 3 and 3.1 leave branches of
-/// `tell` that their own options switch off (through a card's attribute,
-/// which the option-gate analysis does not follow), and levels 1.1 to 1.3
-/// and 4 leave deep branches (the Giant crushing an army down to its king,
-/// a player out while holding a king, a freed piece with no room, a
-/// castling over enemy pieces); see
-/// docs/rulecheck.md, "Guided exploration".
+/// seed: too slow for CI). It does not pass yet: levels 1.1 to 1.3 and 2
+/// leave deep branches that exploration does not reach within 320 games
+/// (the Giant crushing an army down to its king, a player out while
+/// holding a king, a freed piece with no room, a castling over enemy
+/// pieces); see docs/rulecheck.md, "Guided exploration". The branches of
+/// `tell` that levels 2, 3 and 3.1 switch off by their options are notes
+/// now (`camelot101_levels_note_what_their_options_switch_off`).
 #[test]
 #[ignore]
 fn camelot101_levels_pass_at_five_seeds() {
@@ -188,6 +188,29 @@ fn camelot101_levels_pass_at_five_seeds() {
             ];
             let (code, out, err) = rulecheck(&args);
             assert_eq!(code, 0, "{game} at seed {seed}:\n{out}{err}");
+        }
+    }
+}
+
+/// Levels 2, 3 and 3.1 switch off branches of `tell` through a card's
+/// attribute (`usable(c)` with `all_active = 0`), a phase's parameter and
+/// the cards setup puts away (Pandora's boxes with `pandora = 0`): notes,
+/// not never-fired warnings, whatever the games played.
+#[test]
+fn camelot101_levels_note_what_their_options_switch_off() {
+    for (level, lines) in [
+        ("level2", &[892, 894, 900][..]),
+        ("level3", &[900][..]),
+        ("level3.1", &[900][..]),
+    ] {
+        let file = format!("rules/camelot101/{level}.rules");
+        let args = [&file, "--players", "2", "--games", "10", "--explore", "0"];
+        let (_, out, err) = rulecheck(&args);
+        for line in lines {
+            let note = format!(
+                "note: rules/camelot101/../camelot101.rules:{line} never ran: switched off by the options"
+            );
+            assert!(out.contains(&note), "{level} {line}:\n{out}{err}");
         }
     }
 }

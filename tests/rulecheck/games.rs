@@ -304,3 +304,47 @@ fn first_mover_is_the_seat_of_the_first_decision() {
     assert!(first > 55.0, "the first mover wins {first}%:\n{out}");
     assert_eq!(cell("first seat advantage"), "SIGNIFICANT", "{out}");
 }
+
+/// Code an option switches off only through what its conditions read (a
+/// card's attribute through a function, a phase's parameter, the cards a
+/// zone can hold once setup has put some away) is a note naming the
+/// options, never a warning; switched on, it runs.
+#[test]
+fn code_switched_off_through_attributes_and_parameters_is_a_note() {
+    let file = "tests/rulecheck/variants/switched_through.rules";
+    let run = |set: &[&str]| {
+        let mut args = vec![
+            file,
+            "--games",
+            "300",
+            "--explore",
+            "0",
+            "--deny",
+            "warnings",
+        ];
+        for s in set {
+            args.extend(["--set", s]);
+        }
+        let (code, out, err) = rulecheck(&args);
+        assert_eq!(code, 0, "{set:?}:\n{out}{err}");
+        out
+    };
+    let note = |line: u32, opts: &str| {
+        format!(
+            "note: line {line} never ran: switched off by the options ({opts}) through what its conditions read"
+        )
+    };
+    // gold and star chips are both out: the whole `else` of `pay`
+    let out = run(&[]);
+    assert!(out.contains(&note(77, "gold = 0, stars = 0")), "{out}");
+    // gold chips are spent, star chips are still in the box
+    let out = run(&["gold=1"]);
+    assert!(out.contains(&note(80, "gold = 1, stars = 0")), "{out}");
+    assert!(!out.contains("line 78 never ran"), "{out}");
+    // star chips are dealt, gold chips still cannot be spent
+    let out = run(&["stars=1"]);
+    assert!(out.contains(&note(78, "gold = 0")), "{out}");
+    assert!(!out.contains("line 80 never ran"), "{out}");
+    let out = run(&["gold=1", "stars=1"]);
+    assert!(!out.contains("through what its conditions read"), "{out}");
+}

@@ -35,13 +35,15 @@ mod unused_zone;
 mod write_only_var;
 mod zone_never_left;
 
+use super::fixed::Fixed;
 use super::flow::Liveness;
 use super::values::Site;
 use crate::check::hir::Hir;
 use crate::diag::{Diagnostic, Source, Span};
 use crate::graph::Graph;
-use std::cell::OnceCell;
+use std::cell::{OnceCell, RefCell};
 use std::fmt;
+use std::rc::Rc;
 
 pub use all_ties::LINT as ALL_TIES;
 pub use card_lost::LINT as CARD_LOST;
@@ -165,7 +167,13 @@ pub struct Context<'a> {
     pub graph: &'a Graph,
     live: OnceCell<Liveness>,
     sites: OnceCell<Vec<Site>>,
+    /// Each column's partial evaluation (by options and players), made
+    /// once: the exploration asks again after every round.
+    fixed: RefCell<Vec<FixedFor<'a>>>,
 }
+
+/// A column's options and players, and its partial evaluation.
+type FixedFor<'a> = ((Vec<i32>, usize), Rc<Fixed<'a>>);
 
 impl<'a> Context<'a> {
     pub fn new(source: &'a Source, hir: &'a Hir, graph: &'a Graph) -> Context<'a> {
@@ -175,7 +183,20 @@ impl<'a> Context<'a> {
             graph,
             live: OnceCell::new(),
             sites: OnceCell::new(),
+            fixed: RefCell::new(Vec::new()),
         }
+    }
+
+    /// The partial evaluation of the rules with these options fixed
+    /// (`rulecheck/fixed.rs`), made once per column.
+    pub fn fixed(&self, opts: &[i32], players: usize) -> Rc<Fixed<'a>> {
+        let mut cache = self.fixed.borrow_mut();
+        if let Some((_, f)) = cache.iter().find(|((o, p), _)| o == opts && *p == players) {
+            return f.clone();
+        }
+        let f = Rc::new(Fixed::new(self.hir, opts, players));
+        cache.push(((opts.to_vec(), players), f.clone()));
+        f
     }
 
     /// Which nodes and phases can run (computed once, shared by the lints).

@@ -17,12 +17,15 @@
 //! `rulecheck/gate.rs`.
 
 use super::{Context, Level, Lint, Pass};
-use crate::check::hir::{Arm, ProcKind, Stmt, StmtKind};
+use crate::check::hir::{Arm, Place, ProcKind, Stmt, StmtKind};
 use crate::diag::{Diagnostic, Span};
 use crate::graph::{Node, Phase};
+use crate::rulecheck::fixed::{Binder, Fixed};
 use crate::rulecheck::flow;
 use crate::rulecheck::gate::{self, Need};
 use crate::rulecheck::stats::Layout;
+use std::cell::OnceCell;
+use std::rc::Rc;
 
 pub static LINT: Lint = Lint {
     name: "never-fired",
@@ -49,6 +52,9 @@ pub struct Gated {
     pub span: Span,
     /// The options the failing condition reads (indices).
     pub options: Vec<u16>,
+    /// Whether the options switch it off only through what its conditions
+    /// read (a card's attribute, a function, a phase's parameter).
+    pub through: bool,
 }
 
 /// The conditions an option of a choice needs to be offered.
@@ -72,12 +78,17 @@ struct Walk<'a, 'b> {
     live: &'a [bool],
     out: &'a mut Vec<Diagnostic>,
     gated: &'a mut Vec<Gated>,
+    /// The loops and choices around the code walked, outermost first.
+    binds: Vec<Binder<'b>>,
+    /// Each column's partial evaluation, made when first needed.
+    fixed: &'a OnceCell<Vec<Rc<Fixed<'b>>>>,
 }
 
 /// The findings of a simulation whose counts are `cov`; code behind gates
 /// on fixed options goes to `gated`.
 pub fn run(cx: &Context, cov: &Coverage, out: &mut Vec<Diagnostic>, gated: &mut Vec<Gated>) {
     let live = cx.liveness();
+    let fixed = OnceCell::new();
     for (i, proc) in cx.hir.procs.iter().enumerate() {
         let (Some(ph), Some(live_nodes)) = (cx.graph.phases.get(i), live.nodes.get(i)) else {
             continue;
@@ -110,6 +121,8 @@ pub fn run(cx: &Context, cov: &Coverage, out: &mut Vec<Diagnostic>, gated: &mut 
             live: live_nodes,
             out,
             gated,
+            binds: Vec::new(),
+            fixed: &fixed,
         };
         w.block(&proc.body, None, &[]);
     }
@@ -123,7 +136,7 @@ enum Ran {
     Dead,
 }
 
-impl Walk<'_, '_> {
+impl<'a, 'b> Walk<'a, 'b> {
     fn ran(&self, s: &Stmt) -> Ran {
         let base = self.cov.layout.node_base[self.phase];
         let (mut any_live, mut any) = (false, false);
@@ -142,24 +155,62 @@ impl Walk<'_, '_> {
     /// Whether code that needs `needs` and never ran was switched off by
     /// the run's options: then it is noted in `gated` and true is returned.
     fn switched_off(&mut self, span: Span, needs: &[Need]) -> bool {
-        match gate::switched_off(needs, &self.cov.columns) {
-            Some(options) => {
-                self.gated.push(Gated { span, options });
-                true
-            }
-            None => false,
+        if let Some(options) = gate::switched_off(needs, &self.cov.columns) {
+            self.gated.push(Gated {
+                span,
+                options,
+                through: false,
+            });
+            return true;
         }
+        if needs.is_empty() || self.cov.columns.is_empty() {
+            return false;
+        }
+        // through what the conditions read, all together
+        let cx = self.cx;
+        let fixed = self.fixed.get_or_init(|| {
+            let cols = &self.cov.columns;
+            cols.iter().map(|(o, p)| cx.fixed(o, *p)).collect()
+        });
+        let mut read = std::collections::BTreeSet::new();
+        for f in fixed {
+            let scope = f.scope(self.phase, &self.binds);
+            let (holds, r) = f.can_hold(needs, &scope);
+            if holds {
+                return false;
+            }
+            read.extend(r);
+        }
+        if read.is_empty() {
+            return false; // the rules' own doing
+        }
+        self.gated.push(Gated {
+            span,
+            options: read.into_iter().collect(),
+            through: true,
+        });
+        true
     }
 
     /// `head`: a label for the statement that owns this block, used when
-    /// none of the block ran; `needs`: what the block needs to run.
-    fn block(&mut self, stmts: &[Stmt], head: Option<(Span, &str)>, needs: &[Need]) {
+    /// none of the block ran; `needs`: what the block needs to run (its
+    /// own condition and those of the blocks around it).
+    fn block(&mut self, stmts: &'b [Stmt], head: Option<(Span, &str)>, needs: &[Need<'b>]) {
+        let mark = self.binds.len();
+        self.statements(stmts, head, needs);
+        self.binds.truncate(mark);
+    }
+
+    fn statements(&mut self, stmts: &'b [Stmt], head: Option<(Span, &str)>, needs: &[Need<'b>]) {
         let mut i = 0;
         while i < stmts.len() {
+            if let StmtKind::Assign(Place::Local(l), _, e) = &stmts[i].kind {
+                self.binds.push(Binder::Let(*l, e));
+            }
             match self.ran(&stmts[i]) {
                 Ran::Dead => i += 1,
                 Ran::Yes => {
-                    self.inside(&stmts[i]);
+                    self.inside(&stmts[i], needs);
                     i += 1;
                 }
                 Ran::No => {
@@ -187,78 +238,86 @@ impl Walk<'_, '_> {
         }
     }
 
-    /// Look inside a statement that ran.
-    fn inside(&mut self, s: &Stmt) {
+    /// Look inside a statement that ran (inside blocks that need `needs`).
+    fn inside(&mut self, s: &'b Stmt, needs: &[Need<'b>]) {
         let head =
             |word: &str| Span::new(s.span.start as usize, s.span.start as usize + word.len());
+        let and = |e: Option<&'b crate::check::hir::Expr>, want: bool| {
+            let mut v = needs.to_vec();
+            if let Some(e) = e {
+                gate::needs(e, want, &mut v);
+            }
+            v
+        };
         match &s.kind {
             StmtKind::If(c, then, els) => {
                 let head = head("if");
-                let (mut yes, mut no) = (Vec::new(), Vec::new());
-                gate::needs(c, true, &mut yes);
-                gate::needs(c, false, &mut no);
+                let (yes, no) = (and(Some(c), true), and(Some(c), false));
                 self.block(then, Some((head, "this condition was never true")), &yes);
                 self.block(els, Some((head, "this condition was always true")), &no);
             }
             StmtKind::While(c, body) => {
                 let head = Some((head("while"), "this condition was never true"));
-                let mut yes = Vec::new();
-                gate::needs(c, true, &mut yes);
-                self.block(body, head, &yes);
+                self.block(body, head, &and(Some(c), true));
             }
             StmtKind::For(b, body) => {
                 let head = Some((head("for"), "this loop never had anything to go through"));
-                let mut yes = Vec::new();
-                if let Some(f) = &b.filter {
-                    gate::needs(f, true, &mut yes);
-                }
+                let yes = and(b.filter.as_ref(), true);
+                self.binds.push(Binder::Each(b));
                 self.block(body, head, &yes);
+                self.binds.pop();
             }
             StmtKind::Choose {
                 arms, otherwise, ..
             } => {
-                self.arms(s.span, arms);
+                self.arms(s.span, arms, needs);
                 if let Some(o) = otherwise {
-                    self.block(o, Some((head("choose"), "there was always an option")), &[]);
+                    let head = Some((head("choose"), "there was always an option"));
+                    self.block(o, head, needs);
                 }
             }
-            StmtKind::Window { arms, .. } => self.arms(s.span, arms),
+            StmtKind::Window { arms, .. } => self.arms(s.span, arms, needs),
             _ => {
                 for b in flow::child_blocks(s) {
-                    self.block(b, None, &[]);
+                    self.block(b, None, needs);
                 }
             }
         }
     }
 
-    fn arms(&mut self, choose: Span, arms: &[Arm]) {
+    fn arms(&mut self, choose: Span, arms: &'b [Arm], needs: &[Need<'b>]) {
         let node = self
             .ph
             .nodes
             .iter()
             .zip(&self.ph.spans)
             .position(|(n, span)| matches!(n, Node::Choose { .. }) && *span == choose);
-        let Some(node) = node else {
-            for a in arms {
-                self.block(&a.body, None, &[]);
-            }
-            return;
-        };
         for (j, a) in arms.iter().enumerate() {
-            let taken = self
-                .cov
-                .layout
-                .arm(self.phase as u16, node as u32, j as u16)
-                .is_none_or(|k| self.cov.arms[k] > 0);
-            let label = label_span(self.cx, a.span);
+            let taken = node.is_none_or(|node| {
+                self.cov
+                    .layout
+                    .arm(self.phase as u16, node as u32, j as u16)
+                    .is_none_or(|k| self.cov.arms[k] > 0)
+            });
+            let mut own = needs.to_vec();
+            own.extend(arm_needs(a));
+            if let Some(b) = &a.bind {
+                self.binds.push(Binder::Each(b));
+            }
             if taken {
-                self.block(&a.body, None, &[]);
-            } else if !self.switched_off(label, &arm_needs(a)) {
-                self.out.push(LINT.at(
-                    label,
-                    format!("this option was never chosen in {}", self.cov.games),
-                    "never chosen",
-                ));
+                self.block(&a.body, None, &own);
+            } else {
+                let label = label_span(self.cx, a.span);
+                if !self.switched_off(label, &own) {
+                    self.out.push(LINT.at(
+                        label,
+                        format!("this option was never chosen in {}", self.cov.games),
+                        "never chosen",
+                    ));
+                }
+            }
+            if a.bind.is_some() {
+                self.binds.pop();
             }
         }
     }

@@ -1,0 +1,587 @@
+//! Partial evaluation with a column's option values fixed: which values
+//! each local can hold, so that code switched off by an option *through*
+//! what its condition reads is known as such (`gate.rs` sees only
+//! conditions on options themselves).
+//!
+//! With the options as constants, an expression is evaluated for every
+//! combination of the values its locals can hold:
+//!
+//! - a **card attribute** is the attribute each possible card carries;
+//! - a **function's body** is evaluated with its arguments;
+//! - a **loop's or choice's variable** (`for c in Z where F`) holds the
+//!   cards (or enum values) that can be in its collection and that `F`
+//!   does not rule out;
+//! - a **phase's parameter** holds the arguments of every call to it,
+//!   evaluated where the call is (to a fixpoint over the calls);
+//! - a card that `start` puts away for good, by a loop at its top level
+//!   (`for c in Z where F { move c to V }`, with nothing before it touching
+//!   `Z`) into a zone `V` that no expression reads, is in no other zone:
+//!   no rule can name a card in `V` again. (A card held in a variable
+//!   from before is the one way back, and the loop's own variable is the
+//!   only card it moves.)
+//!
+//! Anything else (players, the state, a local assigned in its phase) is
+//! unknown, and a condition that reads something unknown may hold.
+
+use super::gate::Need;
+use crate::hir::{Bind, Expr, Hir, ProcKind, Stmt, StmtKind};
+use crate::syntax::ast::BinOp;
+use std::collections::BTreeSet;
+
+/// Values a slot can hold, beyond which it is taken as unknown.
+const MAX_VALUES: usize = 512;
+/// Combinations of values tried for one expression.
+const MAX_COMBOS: usize = 4096;
+/// Rounds of the fixpoint over the phases' parameters.
+const ROUNDS: usize = 16;
+
+/// The values a local can hold and the options that narrowed them.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Known {
+    pub vals: BTreeSet<i32>,
+    pub read: BTreeSet<u16>,
+}
+
+/// Per local slot: its values, or `None` when unknown.
+pub type Scope = Vec<Option<Known>>;
+
+/// What binds a local around the code looked at, outermost first: a
+/// loop's or a choice's variable, or a `let` (a local assigned once).
+#[derive(Clone, Copy)]
+pub enum Binder<'b> {
+    Each(&'b Bind),
+    Let(u16, &'b Expr),
+}
+
+/// One column's fixed options and what follows from them.
+pub struct Fixed<'a> {
+    hir: &'a Hir,
+    opts: Vec<i32>,
+    players: i32,
+    /// Cards `start` puts away for good, and the options that chose them.
+    swept: Vec<bool>,
+    /// Per zone, per card: whether the card may ever be in the zone.
+    holds: Vec<Vec<bool>>,
+    swept_read: BTreeSet<u16>,
+    /// Per phase, per parameter: the values it can get.
+    params: Vec<Scope>,
+    /// Per phase, per local: how many statements assign it (a local
+    /// assigned more than once, or a parameter assigned, is not followed).
+    assigned: Vec<Vec<u32>>,
+}
+
+impl<'a> Fixed<'a> {
+    pub fn new(hir: &'a Hir, opts: &[i32], players: usize) -> Fixed<'a> {
+        let assigned = hir.procs.iter().map(assigned_locals).collect();
+        let mut f = Fixed {
+            hir,
+            opts: opts.to_vec(),
+            players: players as i32,
+            swept: vec![false; hir.tables.cards.len()],
+            swept_read: BTreeSet::new(),
+            holds: Vec::new(),
+            params: Vec::new(),
+            assigned,
+        };
+        f.sweep();
+        f.holds = super::fixed_flow::holds(hir, &f.swept);
+        f.params = f.param_values();
+        f
+    }
+
+    /// The value of `e` with its locals' values in `locals` (`None`:
+    /// unknown); the options read are added to `read`.
+    fn eval(&self, e: &Expr, locals: &mut Vec<Option<i32>>, read: &mut Vec<u16>) -> Option<i32> {
+        Some(match e {
+            Expr::Int(v) => *v,
+            Expr::PlayerCount => self.players,
+            Expr::Opt(i) => {
+                read.push(*i);
+                *self.opts.get(*i as usize)?
+            }
+            Expr::Local(s) => (*locals.get(*s as usize)?)?,
+            Expr::Attr(a, c) => {
+                let c = self.eval(c, locals, read)?;
+                let n = self.hir.tables.attrs.len();
+                let at = usize::try_from(c).ok()? * n + *a as usize;
+                *self.hir.tables.card_attrs.get(at)?
+            }
+            Expr::Table(t, x) => {
+                let x = self.eval(x, locals, read)?;
+                let t = self.hir.tables.tables.get(*t as usize)?;
+                *t.values.get(usize::try_from(x).ok()?)?
+            }
+            Expr::Bind(args, body) => {
+                let mut saved = Vec::with_capacity(args.len());
+                for (s, x) in args {
+                    let v = self.eval(x, locals, read);
+                    let slot = locals.get_mut(*s as usize)?;
+                    saved.push((*s, std::mem::replace(slot, v)));
+                }
+                let v = self.eval(body, locals, read);
+                for (s, old) in saved.into_iter().rev() {
+                    locals[s as usize] = old;
+                }
+                v?
+            }
+            Expr::Not(a) => i32::from(self.eval(a, locals, read)? == 0),
+            Expr::Neg(a) => self.eval(a, locals, read)?.wrapping_neg(),
+            Expr::Cond(c, a, b) => {
+                if self.eval(c, locals, read)? != 0 {
+                    self.eval(a, locals, read)?
+                } else {
+                    self.eval(b, locals, read)?
+                }
+            }
+            Expr::Bin(BinOp::And, a, b) => match self.eval(a, locals, read) {
+                Some(0) => 0,
+                x => match (x, self.eval(b, locals, read)) {
+                    (_, Some(0)) => 0,
+                    (Some(_), Some(_)) => 1,
+                    _ => return None,
+                },
+            },
+            Expr::Bin(BinOp::Or, a, b) => match self.eval(a, locals, read) {
+                Some(x) if x != 0 => 1,
+                x => match (x, self.eval(b, locals, read)) {
+                    (_, Some(y)) if y != 0 => 1,
+                    (Some(_), Some(_)) => 0,
+                    _ => return None,
+                },
+            },
+            Expr::Bin(op, a, b) => {
+                let x = self.eval(a, locals, read)?;
+                let y = self.eval(b, locals, read)?;
+                match op {
+                    BinOp::Eq => i32::from(x == y),
+                    BinOp::Ne => i32::from(x != y),
+                    BinOp::Lt => i32::from(x < y),
+                    BinOp::Le => i32::from(x <= y),
+                    BinOp::Gt => i32::from(x > y),
+                    BinOp::Ge => i32::from(x >= y),
+                    BinOp::Add => x.wrapping_add(y),
+                    BinOp::Sub => x.wrapping_sub(y),
+                    BinOp::Mul => x.wrapping_mul(y),
+                    BinOp::Div if y != 0 => x.wrapping_div(y),
+                    BinOp::Mod if y != 0 => x.wrapping_rem(y),
+                    _ => return None,
+                }
+            }
+            _ => return None,
+        })
+    }
+
+    /// Call `f` with the locals set to each combination of the values of
+    /// the slots in `free` (`false`: some slot is unknown, or there are too
+    /// many combinations). `f` returns whether to go on.
+    fn each(
+        &self,
+        free: &[u16],
+        scope: &Scope,
+        read: &mut BTreeSet<u16>,
+        f: &mut dyn FnMut(&mut Vec<Option<i32>>) -> bool,
+    ) -> bool {
+        let mut sets: Vec<(u16, Vec<i32>)> = Vec::new();
+        let mut combos = 1usize;
+        for s in free {
+            let Some(Some(k)) = scope.get(*s as usize) else {
+                return false;
+            };
+            read.extend(&k.read);
+            combos = combos.saturating_mul(k.vals.len());
+            sets.push((*s, k.vals.iter().copied().collect()));
+        }
+        if combos > MAX_COMBOS {
+            return false;
+        }
+        let mut locals = vec![None; scope.len().max(1)];
+        for k in 0..combos {
+            let mut rest = k;
+            for (s, vals) in &sets {
+                locals[*s as usize] = Some(vals[rest % vals.len()]);
+                rest /= vals.len();
+            }
+            if !f(&mut locals) {
+                break;
+            }
+        }
+        true
+    }
+
+    /// Every value `e` can take in `scope` where `needs` may hold (`None`:
+    /// unknown).
+    pub fn values(&self, e: &Expr, needs: &[Need], scope: &Scope) -> Option<Known> {
+        if let Some(k) = self.cards_of(e) {
+            return Some(k);
+        }
+        let mut free = Vec::new();
+        e.free_locals(&mut Vec::new(), &mut free);
+        let needs = known_needs(needs, scope, &mut free);
+        let mut out = Known::default();
+        let (mut unknown, mut read) = (false, Vec::new());
+        let mut f = |locals: &mut Vec<Option<i32>>| {
+            let fails = needs.iter().any(|n| {
+                self.eval(n.expr, locals, &mut read)
+                    .is_some_and(|v| (v != 0) != n.want)
+            });
+            if fails {
+                return true;
+            }
+            match self.eval(e, locals, &mut read) {
+                Some(v) if out.vals.len() < MAX_VALUES => {
+                    out.vals.insert(v);
+                    true
+                }
+                _ => {
+                    unknown = true;
+                    false
+                }
+            }
+        };
+        if !self.each(&free, scope, &mut out.read, &mut f) || unknown {
+            return None;
+        }
+        out.read.extend(read);
+        Some(out)
+    }
+
+    /// Whether the conditions `needs` can all hold together in `scope`
+    /// (unknown: they may), and the options read on the way.
+    pub fn can_hold(&self, needs: &[Need], scope: &Scope) -> (bool, BTreeSet<u16>) {
+        let mut free = Vec::new();
+        let needs = known_needs(needs, scope, &mut free);
+        let (mut holds, mut read) = (false, Vec::new());
+        let mut out = BTreeSet::new();
+        let mut f = |locals: &mut Vec<Option<i32>>| {
+            let fails = needs.iter().any(|n| {
+                self.eval(n.expr, locals, &mut read)
+                    .is_some_and(|v| (v != 0) != n.want)
+            });
+            holds |= !fails;
+            !holds
+        };
+        if !self.each(&free, scope, &mut out, &mut f) {
+            return (true, out);
+        }
+        out.extend(read);
+        (holds, out)
+    }
+
+    /// The cards that may be in the zones `z` names (any zone but the one
+    /// the cards put away for good are in, when `z` is not a zone), with
+    /// the options that put cards away (if any was).
+    fn cards(&self, z: &Expr) -> (Vec<i32>, BTreeSet<u16>) {
+        let may = |c: usize| match z {
+            Expr::Zone(z, _) | Expr::ZoneAll(z) => self
+                .holds
+                .get(*z as usize)
+                .is_none_or(|h| h.get(c).copied().unwrap_or(true)),
+            _ => !self.swept[c],
+        };
+        let cards: Vec<i32> = (0..self.swept.len())
+            .filter(|c| may(*c))
+            .map(|c| c as i32)
+            .collect();
+        let read = if self.swept.iter().any(|s| *s) {
+            self.swept_read.clone()
+        } else {
+            BTreeSet::new()
+        };
+        (cards, read)
+    }
+
+    /// A card taken from a zone (`top(Z)`, `bottom(Z)`): any card it may hold.
+    fn cards_of(&self, e: &Expr) -> Option<Known> {
+        match e {
+            Expr::Call(crate::hir::Builtin::Top | crate::hir::Builtin::Bottom, args)
+                if matches!(args.as_slice(), [Expr::Zone(..) | Expr::ZoneAll(_)]) =>
+            {
+                let (cards, read) = self.cards(&args[0]);
+                Some(Known {
+                    vals: cards.into_iter().collect(),
+                    read,
+                })
+            }
+            _ => None,
+        }
+    }
+
+    /// The values a loop's or choice's variable can hold in `scope`.
+    pub fn bind(&self, b: &Bind, scope: &Scope) -> Option<Known> {
+        let (cands, mut read): (Vec<i32>, BTreeSet<u16>) = match &b.coll {
+            Expr::EnumAll(e) => {
+                let n = self.hir.tables.enums.get(*e as usize)?.values.len();
+                ((0..n as i32).collect(), BTreeSet::new())
+            }
+            Expr::Zone(..) | Expr::ZoneAll(_) => self.cards(&b.coll),
+            _ => return None,
+        };
+        let Some(filter) = &b.filter else {
+            return Some(Known {
+                vals: cands.into_iter().collect(),
+                read,
+            });
+        };
+        let mut vals = BTreeSet::new();
+        let mut inner = scope.clone();
+        for c in cands {
+            if let Some(slot) = inner.get_mut(b.slot as usize) {
+                *slot = Some(Known {
+                    vals: BTreeSet::from([c]),
+                    read: BTreeSet::new(),
+                });
+            }
+            let (holds, r) = self.can_hold(
+                &[Need {
+                    expr: filter,
+                    want: true,
+                }],
+                &inner,
+            );
+            if holds {
+                vals.insert(c);
+            } else {
+                read.extend(r);
+            }
+        }
+        (vals.len() <= MAX_VALUES).then_some(Known { vals, read })
+    }
+
+    /// The scope of phase `proc` inside `binds` (outermost first).
+    pub fn scope(&self, proc: usize, binds: &[Binder]) -> Scope {
+        let Some(p) = self.hir.procs.get(proc) else {
+            return Vec::new();
+        };
+        let mut scope: Scope = vec![None; p.locals as usize];
+        if let Some(params) = self.params.get(proc) {
+            for (s, v) in scope.iter_mut().zip(params) {
+                s.clone_from(v);
+            }
+        }
+        let assigned = self.assigned.get(proc);
+        for b in binds {
+            let (slot, v) = match b {
+                Binder::Each(b) => (b.slot, self.bind(b, &scope)),
+                Binder::Let(l, e) => (*l, self.values(e, &[], &scope)),
+            };
+            let again = assigned.and_then(|a| a.get(slot as usize)).copied();
+            if let (Some(s), Some(0 | 1)) = (scope.get_mut(slot as usize), again) {
+                *s = v;
+            }
+        }
+        if let Some(a) = assigned {
+            for (i, (s, n)) in scope.iter_mut().zip(a).enumerate() {
+                if *n > 1 || (*n == 1 && i < p.params.len()) {
+                    *s = None;
+                }
+            }
+        }
+        scope
+    }
+
+    /// The cards `start` puts away for good (see the module's doc).
+    fn sweep(&mut self) {
+        let Some(start) = self.hir.procs.first() else {
+            return;
+        };
+        let read = super::fixed_flow::zones_read(self.hir);
+        let mut touched = BTreeSet::new();
+        for s in &start.body {
+            if let StmtKind::For(b, body) = &s.kind
+                && let (Expr::Zone(z, None), Some(filter)) = (&b.coll, &b.filter)
+                && let [m] = body.as_slice()
+                && let StmtKind::Move {
+                    what: Expr::Local(c),
+                    to: Expr::Zone(v, None),
+                    ..
+                } = &m.kind
+                && *c == b.slot
+                && !touched.contains(z)
+                && !read.contains(v)
+                && self
+                    .hir
+                    .tables
+                    .zones
+                    .get(*v as usize)
+                    .is_some_and(|i| i.board.is_none())
+            {
+                let mut locals = vec![None; start.locals as usize];
+                for (card, home) in self.hir.tables.card_home.iter().enumerate() {
+                    if home != z || locals.get(*c as usize).is_none() {
+                        continue;
+                    }
+                    locals[*c as usize] = Some(card as i32);
+                    let mut r = Vec::new();
+                    if self
+                        .eval(filter, &mut locals, &mut r)
+                        .is_some_and(|x| x != 0)
+                    {
+                        self.swept[card] = true;
+                        self.swept_read.extend(r);
+                    }
+                }
+            }
+            super::fixed_flow::zones_in_stmt(self.hir, s, &mut touched, &mut BTreeSet::new());
+        }
+    }
+
+    /// Per phase, per parameter: the join of its calls' arguments.
+    fn param_values(&self) -> Vec<Scope> {
+        // a phase is entered by its calls; other procedures by the engine
+        let mut params: Vec<Scope> = self
+            .hir
+            .procs
+            .iter()
+            .map(|p| match p.kind {
+                ProcKind::Phase => vec![Some(Known::default()); p.params.len()],
+                _ => vec![None; p.params.len()],
+            })
+            .collect();
+        for _ in 0..ROUNDS {
+            let mut next = params.clone();
+            let me = Fixed {
+                hir: self.hir,
+                opts: self.opts.clone(),
+                players: self.players,
+                swept: self.swept.clone(),
+                swept_read: self.swept_read.clone(),
+                holds: self.holds.clone(),
+                params: params.clone(),
+                assigned: self.assigned.clone(),
+            };
+            for (pi, p) in self.hir.procs.iter().enumerate() {
+                me.calls(pi, &p.body, &mut Vec::new(), &[], &mut next);
+            }
+            if next == params {
+                return params;
+            }
+            params = next;
+        }
+        // no fixpoint: nothing is known of the parameters
+        self.hir
+            .procs
+            .iter()
+            .map(|p| vec![None; p.params.len()])
+            .collect()
+    }
+
+    /// Join the arguments of the calls in `body` (inside `binds`, where
+    /// `needs` hold) into `out`.
+    fn calls<'b>(
+        &self,
+        pi: usize,
+        body: &'b [Stmt],
+        binds: &mut Vec<Binder<'b>>,
+        needs: &[Need<'b>],
+        out: &mut [Scope],
+    ) {
+        let mark = binds.len();
+        for s in body {
+            let and = |e: Option<&'b Expr>, want: bool| {
+                let mut v = needs.to_vec();
+                if let Some(e) = e {
+                    super::gate::needs(e, want, &mut v);
+                }
+                v
+            };
+            match &s.kind {
+                StmtKind::Call(callee, args) => {
+                    let scope = self.scope(pi, binds);
+                    let Some(slots) = out.get_mut(*callee as usize) else {
+                        continue;
+                    };
+                    for (slot, a) in slots.iter_mut().zip(args) {
+                        let v = self.values(a, needs, &scope);
+                        *slot = match (slot.take(), v) {
+                            (Some(mut x), Some(y)) if x.vals.len() + y.vals.len() <= MAX_VALUES => {
+                                x.vals.extend(y.vals);
+                                x.read.extend(y.read);
+                                Some(x)
+                            }
+                            _ => None,
+                        };
+                    }
+                }
+                StmtKind::Assign(crate::hir::Place::Local(l), _, e) => {
+                    binds.push(Binder::Let(*l, e))
+                }
+                StmtKind::If(c, a, b) => {
+                    self.calls(pi, a, binds, &and(Some(c), true), out);
+                    self.calls(pi, b, binds, &and(Some(c), false), out);
+                }
+                StmtKind::While(c, b) => self.calls(pi, b, binds, &and(Some(c), true), out),
+                StmtKind::For(b, inner) => {
+                    binds.push(Binder::Each(b));
+                    self.calls(pi, inner, binds, &and(b.filter.as_ref(), true), out);
+                    binds.pop();
+                }
+                StmtKind::Choose { arms, .. } | StmtKind::Window { arms, .. } => {
+                    for a in arms {
+                        if let Some(b) = &a.bind {
+                            binds.push(Binder::Each(b));
+                        }
+                        let mut own = needs.to_vec();
+                        for e in a
+                            .guard
+                            .iter()
+                            .chain(a.bind.iter().flat_map(|b| b.filter.iter()))
+                        {
+                            super::gate::needs(e, true, &mut own);
+                        }
+                        self.calls(pi, &a.body, binds, &own, out);
+                        if a.bind.is_some() {
+                            binds.pop();
+                        }
+                    }
+                    if let StmtKind::Choose {
+                        otherwise: Some(o), ..
+                    } = &s.kind
+                    {
+                        self.calls(pi, o, binds, needs, out);
+                    }
+                }
+                _ => {
+                    for b in super::flow::child_blocks(s) {
+                        self.calls(pi, b, binds, needs, out);
+                    }
+                }
+            }
+        }
+        binds.truncate(mark);
+    }
+}
+
+/// The needs that read only locals with known values (the others may
+/// hold), their locals added to `free`.
+fn known_needs<'n>(needs: &[Need<'n>], scope: &Scope, free: &mut Vec<u16>) -> Vec<Need<'n>> {
+    let mut out = Vec::new();
+    for n in needs {
+        let mut mine = Vec::new();
+        n.expr.free_locals(&mut Vec::new(), &mut mine);
+        if mine
+            .iter()
+            .all(|s| matches!(scope.get(*s as usize), Some(Some(_))))
+        {
+            for s in mine {
+                if !free.contains(&s) {
+                    free.push(s);
+                }
+            }
+            out.push(*n);
+        }
+    }
+    out
+}
+
+/// How many statements of a phase assign each local slot.
+fn assigned_locals(p: &crate::hir::Proc) -> Vec<u32> {
+    let mut count = vec![0u32; p.locals as usize];
+    super::flow::walk(&p.body, &mut |s| {
+        if let StmtKind::Assign(crate::hir::Place::Local(l), ..) = &s.kind
+            && let Some(a) = count.get_mut(*l as usize)
+        {
+            *a += 1;
+        }
+    });
+    count
+}
