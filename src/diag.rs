@@ -35,7 +35,8 @@ pub mod code {
     pub const TYPE_MISMATCH: &str = "E0103";
     /// A call with the wrong number of arguments.
     pub const ARITY: &str = "E0104";
-    /// A deck whose entries do not make its declared size.
+    /// A deck whose entries do not make its declared size, or an entry
+    /// with a negative number of copies.
     pub const DECK_SIZE: &str = "E0105";
     /// An option with an empty range, or a default outside it.
     pub const OPTION_RANGE: &str = "E0106";

@@ -26,6 +26,8 @@
 pub mod agent;
 pub mod check;
 #[doc(hidden)]
+pub mod cli_numbers;
+#[doc(hidden)]
 pub mod closed_pipe;
 pub mod diag;
 pub mod engine;

@@ -42,16 +42,16 @@ enum Cmd {
     /// Count the move paths of a given depth (perft), to test move generation.
     Perft {
         file: PathBuf,
-        #[arg(long, default_value_t = 3)]
+        #[arg(long, default_value_t = 3, value_parser = grail::cli_numbers::whole::<u32>, allow_negative_numbers = true)]
         depth: u32,
         /// A setup script of `arrange` and `put` lines applied to the start.
         #[arg(long)]
         setup: Option<PathBuf>,
         #[arg(long = "set", value_name = "OPT=VALUE")]
         set: Vec<String>,
-        #[arg(long, default_value_t = 2)]
+        #[arg(long, default_value_t = 2, value_parser = grail::cli_numbers::whole::<usize>, allow_negative_numbers = true)]
         players: usize,
-        #[arg(long, default_value_t = 1)]
+        #[arg(long, default_value_t = 1, value_parser = grail::cli_numbers::whole::<u64>, allow_negative_numbers = true)]
         seed: u64,
         /// Print the count under each first decision.
         #[arg(long)]

@@ -87,22 +87,22 @@ struct CheckArgs {
     vary: Vec<String>,
     /// Player counts, e.g. 2,4,6 (default: every count the game allows, or
     /// the fewest when comparing variants or values).
-    #[arg(long, value_delimiter = ',', value_name = "N,M,...")]
+    #[arg(long, value_delimiter = ',', value_name = "N,M,...", value_parser = grail::cli_numbers::whole::<usize>, allow_negative_numbers = true)]
     players: Option<Vec<usize>>,
     /// Games per column (0: lints only).
-    #[arg(long, default_value_t = 1000)]
+    #[arg(long, default_value_t = 1000, value_parser = grail::cli_numbers::whole::<u64>, allow_negative_numbers = true)]
     games: u64,
     /// Seed of the run (game i gets a seed derived from it, as in `grail sim`).
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = grail::cli_numbers::whole::<u64>, allow_negative_numbers = true)]
     seed: u64,
     /// Threads (default: all cores).
-    #[arg(long)]
+    #[arg(long, value_parser = grail::cli_numbers::whole::<usize>, allow_negative_numbers = true)]
     jobs: Option<usize>,
     /// Agent in every seat: random, greedy, mc:N, mcts:N, ismcts:N (docs/agents.md).
     #[arg(long, default_value_t = AgentKind::Random)]
     agent: AgentKind,
     /// A game still running after this many decisions does not end.
-    #[arg(long, default_value_t = 10_000)]
+    #[arg(long, default_value_t = 10_000, value_parser = grail::cli_numbers::whole::<u32>, allow_negative_numbers = true)]
     max_decisions: u32,
     /// Guided exploration after the random games, per file: a time (10s,
     /// 500ms), a number of games (2000, deterministic) or 0 (off).

@@ -124,7 +124,8 @@ impl Checker {
             }
             let made = self.tables.cards.len() - before;
             // A broken entry was already reported and makes the count meaningless.
-            let entries_ok = self.diags.len() == errors_before;
+            let entries_ok =
+                self.diags.len() == errors_before && d.entries.iter().all(|e| e.copies.is_some());
             if let Some((size, span)) = d.size
                 && size as usize != made
                 && entries_ok
@@ -153,6 +154,19 @@ impl Checker {
     }
 
     fn expand_entry(&mut self, kind: u16, decl: &ast::CardDecl, home: u16, entry: &ast::DeckEntry) {
+        // An unreadable count was reported by the parser.
+        let Some(copies) = entry.copies else { return };
+        if copies < 0 {
+            self.error(
+                Diagnostic::error(
+                    code::DECK_SIZE,
+                    format!("a deck entry cannot make {copies} copies"),
+                )
+                .label(entry.copies_span, "a negative number of copies")
+                .help("write how many copies of the entry the deck holds: 1 or more (`0 x` makes none)"),
+            );
+            return;
+        }
         let (choices, name_override) = self.entry_choices(decl, entry);
         let nattrs = self.tables.attrs.len();
         let template = decl.display.as_ref().map(|(t, _)| t.clone());
@@ -162,10 +176,10 @@ impl Checker {
         let combos = choices
             .iter()
             .fold(1usize, |a, ch| a.saturating_mul(ch.1.len()));
-        if !self.cards_fit(combos, entry) {
+        if !self.cards_fit(combos, copies, entry) {
             return;
         }
-        for _ in 0..entry.copies.max(0) {
+        for _ in 0..copies {
             for k in 0..combos {
                 // decode k in mixed radix: the last field varies fastest
                 let mut idx = vec![0usize; choices.len()];
@@ -339,8 +353,8 @@ fn too_many_cards(span: Span, what: String) -> Diagnostic {
 impl super::Checker {
     /// Whether `copies x combos` more cards stay within [`MAX_CARDS`]; if
     /// not, the entry is refused (before anything is allocated).
-    fn cards_fit(&mut self, combos: usize, entry: &ast::DeckEntry) -> bool {
-        let copies = entry.copies.max(0) as u64;
+    fn cards_fit(&mut self, combos: usize, copies: i64, entry: &ast::DeckEntry) -> bool {
+        let copies = copies.max(0) as u64;
         let total = (combos as u64)
             .saturating_mul(copies)
             .saturating_add(self.tables.cards.len() as u64);

@@ -105,7 +105,9 @@ impl Checker {
     fn declare_option(&mut self, o: &ast::OptionDecl) {
         let id = self.tables.options.len() as u16;
         if self.define(&o.name, Sym::Option(id)) {
-            if o.min > o.max {
+            if !o.numbers_read {
+                // a number that did not fit was reported by the parser
+            } else if o.min > o.max {
                 self.error(
                     Diagnostic::error(
                         code::OPTION_RANGE,

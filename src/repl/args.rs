@@ -13,10 +13,10 @@ pub struct PlayArgs {
     /// The rules file.
     pub file: PathBuf,
     /// Number of players (default: the fewest the game allows).
-    #[arg(long, short)]
+    #[arg(long, short, value_parser = crate::cli_numbers::whole::<usize>, allow_negative_numbers = true)]
     pub players: Option<usize>,
     /// Seed for shuffles and random moves (default: a random seed, printed).
-    #[arg(long)]
+    #[arg(long, value_parser = crate::cli_numbers::whole::<u64>, allow_negative_numbers = true)]
     pub seed: Option<u64>,
     /// Set an option, e.g. `--set target=50` (repeatable; see the `options` command).
     #[arg(long = "set", value_name = "OPT=VALUE")]

@@ -35,23 +35,23 @@ pub struct ServeArgs {
     /// The rules file.
     pub file: PathBuf,
     /// Number of players (default: the fewest the game allows).
-    #[arg(long, short = 'p')]
+    #[arg(long, short = 'p', value_parser = crate::cli_numbers::whole::<usize>, allow_negative_numbers = true)]
     pub players: Option<usize>,
     /// Seed for every shuffle (default: random, printed).
-    #[arg(long)]
+    #[arg(long, value_parser = crate::cli_numbers::whole::<u64>, allow_negative_numbers = true)]
     pub seed: Option<u64>,
     /// Set an option, NAME=VALUE; repeat for several.
     #[arg(long = "set", value_name = "OPT=VALUE")]
     pub set: Vec<String>,
     /// The port to listen on (0: any free port).
-    #[arg(long, default_value_t = 7878)]
+    #[arg(long, default_value_t = 7878, value_parser = crate::cli_numbers::whole::<u16>, allow_negative_numbers = true)]
     pub port: u16,
     /// The address to listen on: 0.0.0.0 for the whole network, 127.0.0.1
     /// for this machine only.
     #[arg(long, default_value = "0.0.0.0")]
     pub bind: String,
     /// How long a bot waits before it moves, in milliseconds.
-    #[arg(long, default_value_t = 800)]
+    #[arg(long, default_value_t = 800, value_parser = crate::cli_numbers::whole::<u64>, allow_negative_numbers = true)]
     pub bot_delay: u64,
 }
 

@@ -30,13 +30,13 @@ pub struct SimArgs {
     /// The rules file.
     pub file: PathBuf,
     /// How many games to play.
-    #[arg(long, default_value_t = 1000)]
+    #[arg(long, default_value_t = 1000, value_parser = crate::cli_numbers::whole::<u64>, allow_negative_numbers = true)]
     pub games: u64,
     /// Seats at the table (default: the fewest the game allows).
-    #[arg(long)]
+    #[arg(long, value_parser = crate::cli_numbers::whole::<usize>, allow_negative_numbers = true)]
     pub players: Option<usize>,
     /// Seed of the batch; game i gets a seed derived from it and i.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = crate::cli_numbers::whole::<u64>, allow_negative_numbers = true)]
     pub seed: u64,
     /// Set an option: --set name=value (repeatable).
     #[arg(long = "set", value_name = "OPT=VALUE")]
@@ -46,13 +46,13 @@ pub struct SimArgs {
     #[arg(long, value_delimiter = ',', default_value = "random")]
     pub agent: Vec<AgentKind>,
     /// Threads (default: all cores).
-    #[arg(long)]
+    #[arg(long, value_parser = crate::cli_numbers::whole::<usize>, allow_negative_numbers = true)]
     pub jobs: Option<usize>,
     /// A game still running after this many decisions counts as not ending.
-    #[arg(long, default_value_t = SimConfig::DEFAULT_MAX_DECISIONS)]
+    #[arg(long, default_value_t = SimConfig::DEFAULT_MAX_DECISIONS, value_parser = crate::cli_numbers::whole::<u32>, allow_negative_numbers = true)]
     pub max_decisions: u32,
     /// Number of the first game (play games first..first+games, e.g. to replay one).
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = crate::cli_numbers::whole::<u64>, allow_negative_numbers = true)]
     pub first: u64,
     /// Check after every step that every card is in exactly one zone.
     #[arg(long)]

@@ -51,6 +51,9 @@ pub struct GameDecl {
 #[derive(Clone, Debug)]
 pub struct OptionDecl {
     pub name: Name,
+    /// False when the default or a bound did not fit in 32 bits (already
+    /// reported): the range is then not checked, to say nothing twice.
+    pub numbers_read: bool,
     pub default: (i64, Span),
     pub min: i64,
     pub max: i64,
@@ -83,7 +86,11 @@ pub struct DeckDecl {
 
 #[derive(Clone, Debug)]
 pub struct DeckEntry {
-    pub copies: i64,
+    /// How many copies: 1 when no count is written, `None` when the written
+    /// count did not fit in 32 bits (already reported).
+    pub copies: Option<i64>,
+    /// The written count, or the whole entry when none is written.
+    pub copies_span: Span,
     pub fields: Vec<(Name, FieldValue)>,
     pub span: Span,
 }

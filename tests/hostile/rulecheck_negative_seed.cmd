@@ -1,2 +1,2 @@
-# a negative seed (clap's message has a tip on a second line)
+# a negative seed: the message names the allowed range (clap's own advice was to write `-- -1`)
 rulecheck rules/tamoul.rules --games 1 --seed -1

@@ -115,18 +115,20 @@ impl Builder {
         let mut i = p.into_inner();
         let name = self.name(i.next().expect("name"));
         let d = i.next().expect("default");
-        let default = (self.int(d.clone()), self.span(&d));
+        let default_span = self.span(&d);
+        let default = self.int_read(d);
         let lo = i.next().expect("min");
         let hi = i.next().expect("max");
         let range_span = self.span(&lo).to(self.span(&hi));
-        let min = self.int(lo);
-        let max = self.int(hi);
+        let min = self.int_read(lo);
+        let max = self.int_read(hi);
         let doc = i.next().map(|s| self.string(s));
         OptionDecl {
             name,
-            default,
-            min,
-            max,
+            numbers_read: default.is_some() && min.is_some() && max.is_some(),
+            default: (default.unwrap_or(0), default_span),
+            min: min.unwrap_or(0),
+            max: max.unwrap_or(0),
             range_span,
             doc,
         }
@@ -193,11 +195,15 @@ impl Builder {
 
     pub(super) fn deck_entry(&mut self, p: Pair<Rule>) -> DeckEntry {
         let span = self.span(&p);
-        let mut copies = 1;
+        let mut copies = Some(1);
+        let mut copies_span = span;
         let mut fields = Vec::new();
         for part in p.into_inner() {
             match part.as_rule() {
-                Rule::int => copies = self.int(part),
+                Rule::int => {
+                    copies_span = self.span(&part);
+                    copies = self.int_read(part);
+                }
                 Rule::field_init => {
                     let mut f = part.into_inner();
                     let n = self.name(f.next().expect("field"));
@@ -209,6 +215,7 @@ impl Builder {
         }
         DeckEntry {
             copies,
+            copies_span,
             fields,
             span,
         }

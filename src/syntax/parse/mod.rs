@@ -47,8 +47,14 @@ impl Builder {
     }
 
     pub(super) fn int(&mut self, p: Pair<Rule>) -> i64 {
+        self.int_read(p).unwrap_or(0)
+    }
+
+    /// A number, or `None` when it does not fit (reported here), so that a
+    /// declaration can skip checks that would only echo this error.
+    pub(super) fn int_read(&mut self, p: Pair<Rule>) -> Option<i64> {
         match p.as_str().parse::<i64>() {
-            Ok(v) if v.abs() <= i32::MAX as i64 => v,
+            Ok(v) if v.abs() <= i32::MAX as i64 => Some(v),
             _ => {
                 let span = self.span(&p);
                 self.errors.push(
@@ -56,7 +62,7 @@ impl Builder {
                         .label(span, "this does not fit in 32 bits")
                         .help("numbers in rules files range from -2147483647 to 2147483647"),
                 );
-                0
+                None
             }
         }
     }

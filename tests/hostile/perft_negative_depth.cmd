@@ -1,0 +1,2 @@
+# a negative perft depth
+grail perft examples/chess.rules --depth -1

@@ -1,0 +1,2 @@
+# a negative number of players
+grail sim rules/tamoul.rules --games 1 --players -2
