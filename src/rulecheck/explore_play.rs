@@ -129,13 +129,12 @@ impl Chooser<'_> {
         };
         match job.goal {
             _ if aimed.is_some() => aimed,
-            Some((f, low)) if steer && self.rng.random_bool(0.5) => self
-                .probes
-                .get(f)
-                .and_then(|(_, p)| {
+            Some((f, low)) if steer && self.rng.random_bool(0.5) => {
+                self.probes.get(f).and_then(|(_, p)| {
                     let next = self.scratch.state(state);
                     look_ahead(game, state, buf, p, low, &mut self.rng, next)
-                }),
+                })
+            }
             _ => None,
         }
     }
