@@ -272,11 +272,41 @@ fn nearest(game: &Game, next: &mut State, a: Action, t: &Target) -> Option<u32> 
     r.ok().map(|()| best)
 }
 
+/// Scratch space of the look-ahead, kept for a whole explored game so that
+/// a look copies into warm states instead of allocating new ones.
+#[derive(Default)]
+pub struct Scratch {
+    next: Option<State>,
+    deeper: Option<State>,
+    more: Vec<Action>,
+    /// The proxy's distance after each option looked at (`toward`).
+    proxied: Vec<Option<u32>>,
+}
+
+impl Scratch {
+    /// Two scratch states, each a copy of `state`'s kind (warm after the
+    /// first call), and the buffers.
+    fn parts(&mut self, state: &State) -> (&mut State, &mut State, &mut Vec<Action>) {
+        let next = self.next.get_or_insert_with(|| state.clone());
+        let deeper = self.deeper.get_or_insert_with(|| state.clone());
+        (next, deeper, &mut self.more)
+    }
+
+    /// One scratch state (for [`super::explore_measure::look_ahead`]).
+    pub fn state(&mut self, state: &State) -> &mut State {
+        self.next.get_or_insert_with(|| state.clone())
+    }
+}
+
 /// The option among `buf` whose play brings target `t` nearest, looking
 /// one move ahead and, where that shows nothing and the same seat chooses
 /// again, a few of the next options; where no look reached the guard, the
 /// option that brings its `proxy` (the target's distance taken outside the
 /// guard's frame, as a probe) nearest; `None` when neither says anything.
+///
+/// The proxy is measured on the same looks as the guard (one play of each
+/// option, not two), and a next option drawn twice is played once: the
+/// same picks and the same random draws as playing every look anew.
 pub fn toward(
     game: &Game,
     state: &State,
@@ -284,17 +314,17 @@ pub fn toward(
     t: &Target,
     proxy: Option<&Probe>,
     rng: &mut ChaCha8Rng,
+    scratch: &mut Scratch,
 ) -> Option<usize> {
-    guard_ahead(game, state, buf, t, rng).or_else(|| {
-        let p = proxy?;
-        let mut next = state.clone();
-        let d = |a: &Action| {
-            next.clone_from(state);
-            next.apply(game, *a).ok()?;
-            next.eval_probe(game, p).ok().map(|v| v.max(0) as u32)
-        };
-        pick_nearest(buf.iter().take(LOOK).map(d), &RefCell::new(rng))
-    })
+    let mut proxied = std::mem::take(&mut scratch.proxied);
+    proxied.clear();
+    let found = guard_ahead(game, state, buf, t, proxy, rng, scratch, &mut proxied);
+    let r = found.or_else(|| {
+        proxy?;
+        pick_nearest(proxied.iter().copied(), &RefCell::new(rng))
+    });
+    scratch.proxied = proxied;
+    r
 }
 
 /// The index of the smallest distance (`None`: not measured), ties broken
@@ -325,28 +355,48 @@ fn pick_nearest(
     best.map(|(_, i)| i)
 }
 
-/// [`toward`] by the guard's own distance, where a look reaches it.
+/// [`toward`] by the guard's own distance, where a look reaches it; the
+/// proxy's distance after each option is pushed on `proxied` (`None` where
+/// the option could not be played or there is no proxy).
+#[allow(clippy::too_many_arguments)]
 fn guard_ahead(
     game: &Game,
     state: &State,
     buf: &[Action],
     t: &Target,
+    proxy: Option<&Probe>,
     rng: &mut ChaCha8Rng,
+    scratch: &mut Scratch,
+    proxied: &mut Vec<Option<u32>>,
 ) -> Option<usize> {
     let rng = RefCell::new(rng);
-    let mut next = state.clone();
-    let mut deeper = state.clone();
-    let mut more: Vec<Action> = Vec::new();
+    let (next, deeper, more) = scratch.parts(state);
     let who = state.chooser();
+    // the next options already played from this option, and how near
+    let mut done: [(usize, Option<u32>); DEEPER] = [(usize::MAX, None); DEEPER];
     let ds = buf.iter().take(LOOK).map(|a| {
         next.clone_from(state);
-        let mut d = nearest(game, &mut next, *a, t)?;
+        let Some(mut d) = nearest(game, next, *a, t) else {
+            proxied.push(None);
+            return None;
+        };
+        proxied.push(proxy.and_then(|p| next.eval_probe(game, p).ok().map(|v| v.max(0) as u32)));
         if d == u32::MAX && !next.is_over() && next.chooser() == who {
-            next.legal_actions_into(game, &mut more);
+            next.legal_actions_into(game, more);
+            let mut n = 0;
             for _ in 0..DEEPER.min(more.len()) {
-                let b = more[rng.borrow_mut().random_range(0..more.len())];
-                deeper.clone_from(&next);
-                if let Some(e) = nearest(game, &mut deeper, b, t) {
+                let j = rng.borrow_mut().random_range(0..more.len());
+                let e = match done[..n].iter().find(|(k, _)| *k == j) {
+                    Some(&(_, e)) => e,
+                    None => {
+                        deeper.clone_from(next);
+                        let e = nearest(game, deeper, more[j], t);
+                        done[n] = (j, e);
+                        n += 1;
+                        e
+                    }
+                };
+                if let Some(e) = e {
                     d = d.min(e);
                 }
             }

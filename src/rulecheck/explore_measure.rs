@@ -49,7 +49,8 @@ pub fn features(game: &Game, players: usize) -> Vec<(String, Probe)> {
 const LOOK: usize = 16;
 
 /// The option among `buf` that moves measure `f` furthest (`low`: down),
-/// one move ahead; ties are broken at random.
+/// one move ahead; ties are broken at random. `next` is a scratch state,
+/// copied into without allocating for each option.
 pub fn look_ahead(
     game: &Game,
     state: &State,
@@ -57,11 +58,10 @@ pub fn look_ahead(
     probe: &Probe,
     low: bool,
     rng: &mut ChaCha8Rng,
+    next: &mut State,
 ) -> Option<usize> {
     let mut best: Option<(i32, usize)> = None;
     let mut ties = 0u32;
-    // one scratch state, copied into without allocating for each option
-    let mut next = state.clone();
     for (i, a) in buf.iter().enumerate().take(LOOK) {
         next.clone_from(state);
         if next.apply(game, *a).is_err() {

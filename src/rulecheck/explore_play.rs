@@ -57,6 +57,8 @@ struct Chooser<'a> {
     proxy: Option<Probe>,
     rng: ChaCha8Rng,
     fresh: Vec<usize>,
+    /// The look-ahead's scratch states, warm for the whole game.
+    scratch: branch::Scratch,
 }
 
 impl Chooser<'_> {
@@ -112,17 +114,27 @@ impl Chooser<'_> {
         let aimed = match job.aim {
             Some(k) if steer && self.rng.random_bool(STEER) => {
                 self.aims.targets.get(k).and_then(|t| {
-                    branch::toward(game, state, buf, t, self.proxy.as_ref(), &mut self.rng)
+                    branch::toward(
+                        game,
+                        state,
+                        buf,
+                        t,
+                        self.proxy.as_ref(),
+                        &mut self.rng,
+                        &mut self.scratch,
+                    )
                 })
             }
             _ => None,
         };
         match job.goal {
             _ if aimed.is_some() => aimed,
-            Some((f, low)) if steer && self.rng.random_bool(0.5) => self
-                .probes
-                .get(f)
-                .and_then(|(_, p)| look_ahead(game, state, buf, p, low, &mut self.rng)),
+            Some((f, low)) if steer && self.rng.random_bool(0.5) => {
+                self.probes.get(f).and_then(|(_, p)| {
+                    let next = self.scratch.state(state);
+                    look_ahead(game, state, buf, p, low, &mut self.rng, next)
+                })
+            }
             _ => None,
         }
     }
@@ -186,6 +198,7 @@ pub(super) fn play(
         proxy: aimed_proxy(t, job, aims),
         rng: ChaCha8Rng::seed_from_u64(job.rng),
         fresh: Vec::new(),
+        scratch: branch::Scratch::default(),
     };
     let mut buf: Vec<Action> = Vec::new();
     let mut taken = 0u32;
