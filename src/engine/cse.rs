@@ -410,3 +410,72 @@ fn same(a: &Expr, b: &Expr, pairs: &mut Vec<(u16, u16)>) -> bool {
         _ => false,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::syntax::ast::{AggKind, BinOp};
+
+    /// An expansion `f(arg)` of `fn f(p) = count(u in players where u == p)`,
+    /// its parameter in `p` and its element in `el`.
+    fn call(arg: Expr, p: u16, el: u16) -> Expr {
+        let body = Expr::Agg {
+            kind: AggKind::Count,
+            slot: el,
+            coll: Box::new(Expr::Players),
+            filter: Some(Box::new(Expr::Bin(
+                BinOp::Eq,
+                Box::new(Expr::Local(el)),
+                Box::new(Expr::Local(p)),
+            ))),
+            body: None,
+        };
+        Expr::Bind(vec![(p, arg)], Box::new(body))
+    }
+
+    #[test]
+    fn equal_up_to_the_slots_they_bind() {
+        let a = call(Expr::Local(0), 5, 6);
+        // another expansion, other slots, the same argument: equal
+        assert!(same(&a, &call(Expr::Local(0), 7, 8), &mut Vec::new()));
+        assert_eq!(shape(&a), shape(&call(Expr::Local(0), 7, 8)));
+        // another argument: not equal
+        assert!(!same(&a, &call(Expr::Local(1), 7, 8), &mut Vec::new()));
+        // a body reading a free slot where the other reads its parameter
+        let free = Expr::Bind(
+            vec![(7, Expr::Local(0))],
+            Box::new(Expr::Not(Box::new(Expr::Local(2)))),
+        );
+        let param = Expr::Bind(
+            vec![(9, Expr::Local(0))],
+            Box::new(Expr::Not(Box::new(Expr::Local(9)))),
+        );
+        assert!(!same(&free, &param, &mut Vec::new()));
+    }
+
+    #[test]
+    fn draws_are_never_shared_and_leaves_are_not_worth_it() {
+        let draw = Expr::Call(Builtin::Random, vec![Expr::Int(0), Expr::Int(9)]);
+        assert!(!candidate(&draw));
+        assert!(!candidate(&Expr::Local(3)));
+        assert!(candidate(&call(Expr::Local(0), 5, 6)));
+    }
+
+    #[test]
+    fn two_equal_calls_in_one_region_share_a_bit() {
+        let e = Expr::Bin(
+            BinOp::Add,
+            Box::new(call(Expr::Local(0), 5, 6)),
+            Box::new(call(Expr::Local(0), 7, 8)),
+        );
+        let root = Root::enter(&e);
+        let Expr::Bin(_, a, b) = &e else {
+            unreachable!()
+        };
+        let (ka, kb) = (take_temp(a), take_temp(b));
+        assert!(ka.is_some());
+        assert_eq!(ka, kb);
+        assert_eq!(take_region(&e), 1 << ka.unwrap_or(0));
+        drop(root);
+    }
+}
