@@ -25,7 +25,7 @@
 use super::compile::{Cx, Val};
 use crate::hir::{Builtin, Expr};
 use std::cell::RefCell;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::hash::{Hash, Hasher};
 
 /// Most shared values per compiled expression.
@@ -56,6 +56,7 @@ impl Root {
                 c.next = 0;
                 c.temps.clear();
                 c.regions.clear();
+                BUDGET.with(|b| b.set(COMPARE_BUDGET));
                 let mut plan = Plan::default();
                 plan.region(e, e, true);
                 plan.assign(&mut c);
@@ -125,96 +126,145 @@ pub(crate) fn region(mask: u32, inner: Val) -> Val {
     })
 }
 
+/// Most candidates looked at per region, and groups compared per
+/// structure hash: the analysis stays linear on any input.
+const MAX_CANDIDATES: usize = 4096;
+const MAX_BUCKET: usize = 8;
+
+/// What the walk knows of a sub-expression: its size, whether it draws
+/// nothing, whether it loops.
+#[derive(Clone, Copy)]
+struct Facts {
+    size: usize,
+    pure: bool,
+    loops: bool,
+    /// The structure's hash, slots left out (see [`tag`]).
+    hash: u64,
+}
+
 /// The analysis: candidates per region, grouped by structure.
 #[derive(Default)]
 struct Plan<'a> {
-    /// (region root, candidates in evaluation order)
-    regions: Vec<(usize, Vec<&'a Expr>)>,
+    /// (region key, candidates with their sizes)
+    regions: Vec<(usize, Vec<(usize, u64, &'a Expr)>)>,
 }
 
 impl<'a> Plan<'a> {
-    /// Walk the region rooted at `root` (whose key is `key`'s address).
-    fn region(&mut self, key: &'a Expr, root: &'a Expr, skip_root: bool) {
+    /// Walk the region rooted at `root` (keyed by `key`'s address).
+    fn region(&mut self, key: &'a Expr, root: &'a Expr, skip_root: bool) -> Facts {
         let at = self.regions.len();
         self.regions.push((key as *const Expr as usize, Vec::new()));
         if skip_root {
-            self.children(root, at);
+            self.children(root, at)
         } else {
-            self.visit(root, at);
+            self.visit(root, at)
         }
     }
 
-    fn visit(&mut self, e: &'a Expr, at: usize) {
-        if candidate(e) {
-            self.regions[at].1.push(e);
+    fn visit(&mut self, e: &'a Expr, at: usize) -> Facts {
+        let f = self.children(e, at);
+        if candidate(e, f) && self.regions[at].1.len() < MAX_CANDIDATES {
+            self.regions[at].1.push((f.size, f.hash, e));
         }
-        self.children(e, at);
+        f
     }
 
-    fn children(&mut self, e: &'a Expr, at: usize) {
+    /// The children of `e` walked (each in its region); the facts of `e`.
+    fn children(&mut self, e: &'a Expr, at: usize) -> Facts {
+        let mut f = Facts {
+            size: 1,
+            pure: !matches!(e, Expr::Call(Builtin::Random, _)),
+            loops: matches!(e, Expr::Agg { .. } | Expr::Call(Builtin::Would, _)),
+            hash: tag(e),
+        };
+        let add = |f: &mut Facts, x: Facts| {
+            f.hash = (f.hash.rotate_left(5) ^ x.hash).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            f.size += x.size;
+            f.pure &= x.pure;
+            f.loops |= x.loops;
+        };
         match e {
             Expr::Bind(args, body) => {
                 for (_, x) in args {
-                    self.visit(x, at);
+                    let x = self.visit(x, at);
+                    add(&mut f, x);
                 }
-                self.region(body, body, true);
+                let x = self.region(body, body, true);
+                add(&mut f, x);
             }
             Expr::Agg {
                 coll, filter, body, ..
             } => {
-                self.visit(coll, at);
+                let x = self.visit(coll, at);
+                add(&mut f, x);
                 let here = self.regions.len();
                 self.regions.push((agg_key(e), Vec::new()));
                 for x in [filter, body].into_iter().flatten() {
-                    self.visit(x, here);
+                    let x = self.visit(x, here);
+                    add(&mut f, x);
                 }
             }
             Expr::Call(Builtin::Would, args) => {
                 for (i, x) in args.iter().enumerate() {
-                    if i == 2 {
-                        self.region(x, x, true);
+                    let x = if i == 2 {
+                        self.region(x, x, true)
                     } else {
-                        self.visit(x, at);
-                    }
+                        self.visit(x, at)
+                    };
+                    add(&mut f, x);
                 }
             }
-            _ => e.for_each_child(|x| self.visit(x, at)),
+            _ => {
+                let mut kids = Vec::new();
+                e.for_each_child(|x| kids.push(x));
+                for x in kids {
+                    let x = self.visit(x, at);
+                    add(&mut f, x);
+                }
+            }
         }
+        f
     }
 
     /// Give a bit to each group of two or more equal candidates of a
     /// region, largest expressions first; the inside of a later
     /// occurrence of a group is not shared again.
     fn assign(self, c: &mut Ctx) {
-        let mut skip: Vec<usize> = Vec::new();
+        let mut skip: HashSet<usize> = HashSet::new();
         for (root, mut cands) in self.regions {
             // larger first, so a whole shared call wins over its parts
-            cands.sort_by_key(|e| std::cmp::Reverse(size(e)));
-            let mut groups: HashMap<u64, Vec<Vec<&Expr>>> = HashMap::new();
-            for e in &cands {
-                let h = shape(e);
+            cands.sort_by_key(|(n, _, _)| std::cmp::Reverse(*n));
+            // structure hash -> groups (indexes into `cands`)
+            let mut groups: HashMap<u64, Vec<Vec<usize>>> = HashMap::new();
+            let mut group_of = vec![(0u64, usize::MAX); cands.len()];
+            for (i, (_, h, e)) in cands.iter().enumerate() {
+                let h = *h;
                 let list = groups.entry(h).or_default();
-                match list.iter_mut().find(|g| same(g[0], e, &mut Vec::new())) {
-                    Some(g) => g.push(e),
-                    None => list.push(vec![e]),
-                }
+                let found = list
+                    .iter()
+                    .take(MAX_BUCKET)
+                    .position(|g| same(cands[g[0]].2, e, &mut Vec::new()));
+                let gi = match found {
+                    Some(gi) => gi,
+                    None if list.len() < MAX_BUCKET => {
+                        list.push(Vec::new());
+                        list.len() - 1
+                    }
+                    None => continue,
+                };
+                list[gi].push(i);
+                group_of[i] = (h, gi);
             }
             let mut mask = 0u32;
-            for e in cands {
-                let addr = e as *const Expr as usize;
-                if skip.contains(&addr) || c.temps.contains_key(&addr) {
+            for i in 0..cands.len() {
+                let (h, gi) = group_of[i];
+                let addr = cands[i].2 as *const Expr as usize;
+                if gi == usize::MAX || skip.contains(&addr) || c.temps.contains_key(&addr) {
                     continue;
                 }
-                let h = shape(e);
-                let Some(g) = groups
-                    .get(&h)
-                    .and_then(|l| l.iter().find(|g| g.iter().any(|x| std::ptr::eq(*x, e))))
-                else {
-                    continue;
-                };
-                let members: Vec<&Expr> = g
+                let members: Vec<&Expr> = groups[&h][gi]
                     .iter()
-                    .copied()
+                    .map(|j| cands[*j].2)
                     .filter(|x| !skip.contains(&(*x as *const Expr as usize)))
                     .collect();
                 if members.len() < 2 || c.next as usize >= TEMPS {
@@ -223,9 +273,9 @@ impl<'a> Plan<'a> {
                 let k = c.next as u8;
                 c.next += 1;
                 mask |= 1 << k;
-                for (i, m) in members.iter().enumerate() {
+                for (n, m) in members.iter().enumerate() {
                     c.temps.insert(*m as *const Expr as usize, k);
-                    if i > 0 {
+                    if n > 0 {
                         descendants(m, &mut skip);
                     }
                 }
@@ -238,22 +288,17 @@ impl<'a> Plan<'a> {
 }
 
 /// The addresses of every expression strictly inside `e`.
-fn descendants(e: &Expr, out: &mut Vec<usize>) {
+fn descendants(e: &Expr, out: &mut HashSet<usize>) {
     e.for_each_child(|x| {
-        out.push(x as *const Expr as usize);
-        descendants(x, out);
+        if out.insert(x as *const Expr as usize) {
+            descendants(x, out);
+        }
     });
 }
 
-fn size(e: &Expr) -> usize {
-    let mut n = 1;
-    e.for_each_child(|x| n += size(x));
-    n
-}
-
 /// Worth sharing: an operation (not a leaf nor a collection) that draws
-/// nothing.
-fn candidate(e: &Expr) -> bool {
+/// nothing, large enough or looping.
+fn candidate(e: &Expr, f: Facts) -> bool {
     match e {
         Expr::Int(_)
         | Expr::Nothing
@@ -268,7 +313,7 @@ fn candidate(e: &Expr) -> bool {
         | Expr::PlayerCount
         | Expr::Actor
         | Expr::Current => false,
-        _ => pure(e) && (size(e) >= MIN_SIZE || loops(e)),
+        _ => f.pure && (f.size >= MIN_SIZE || f.loops),
     }
 }
 
@@ -276,56 +321,55 @@ fn candidate(e: &Expr) -> bool {
 /// testing for its shared value does: not shared.
 const MIN_SIZE: usize = 6;
 
-/// Does `e` loop (an aggregate or `would`)?
-fn loops(e: &Expr) -> bool {
-    if matches!(e, Expr::Agg { .. } | Expr::Call(Builtin::Would, _)) {
-        return true;
-    }
-    let mut l = false;
-    e.for_each_child(|x| l = l || loops(x));
-    l
-}
-
-fn pure(e: &Expr) -> bool {
-    if let Expr::Call(Builtin::Random, _) = e {
-        return false;
-    }
-    let mut ok = true;
-    e.for_each_child(|x| ok = ok && pure(x));
-    ok
-}
-
-/// A hash of the structure, slots left out (so equal expressions up to the
-/// slots they bind hash alike).
-fn shape(e: &Expr) -> u64 {
+/// A hash of one node, its slots left out (so equal expressions up to the
+/// slots they bind hash alike); the children are folded in by the walk.
+fn tag(e: &Expr) -> u64 {
     let mut h = std::collections::hash_map::DefaultHasher::new();
-    hash_into(e, &mut h);
+    std::mem::discriminant(e).hash(&mut h);
+    match e {
+        Expr::Int(i) => i.hash(&mut h),
+        Expr::Opt(x) | Expr::Global(x) | Expr::ZoneAll(x) | Expr::EnumAll(x) => x.hash(&mut h),
+        Expr::PerPlayer(v, _) | Expr::PerCard(v, _) | Expr::Table(v, _) | Expr::Attr(v, _) => {
+            v.hash(&mut h)
+        }
+        Expr::Zone(z, x) => (z, x.is_some()).hash(&mut h),
+        Expr::Region(a, b) => (a, b).hash(&mut h),
+        Expr::Bin(op, ..) => std::mem::discriminant(op).hash(&mut h),
+        Expr::Call(b, args) => (std::mem::discriminant(b), args.len()).hash(&mut h),
+        Expr::Bind(args, _) => args.len().hash(&mut h),
+        Expr::Agg {
+            kind, filter, body, ..
+        } => (
+            std::mem::discriminant(kind),
+            filter.is_some(),
+            body.is_some(),
+        )
+            .hash(&mut h),
+        _ => {}
+    }
     h.finish()
 }
 
-fn hash_into(e: &Expr, h: &mut impl Hasher) {
-    std::mem::discriminant(e).hash(h);
-    match e {
-        Expr::Int(i) => i.hash(h),
-        Expr::Opt(x) | Expr::Global(x) | Expr::ZoneAll(x) | Expr::EnumAll(x) => x.hash(h),
-        Expr::PerPlayer(v, _) | Expr::PerCard(v, _) | Expr::Table(v, _) | Expr::Attr(v, _) => {
-            v.hash(h)
-        }
-        Expr::Zone(z, x) => (z, x.is_some()).hash(h),
-        Expr::Region(a, b) => (a, b).hash(h),
-        Expr::Bin(op, ..) => std::mem::discriminant(op).hash(h),
-        Expr::Call(b, args) => (std::mem::discriminant(b), args.len()).hash(h),
-        Expr::Bind(args, _) => args.len().hash(h),
-        Expr::Agg { kind, .. } => std::mem::discriminant(kind).hash(h),
-        _ => {}
-    }
-    e.for_each_child(|x| hash_into(x, h));
+/// Nodes [`same`] may still visit in this analysis: comparing stays
+/// bounded on any input (past it, nothing more is found equal).
+const COMPARE_BUDGET: u64 = 1 << 21;
+
+thread_local! {
+    static BUDGET: std::cell::Cell<u64> = const { std::cell::Cell::new(COMPARE_BUDGET) };
 }
 
 /// Structural equality up to the slots bound inside (`pairs`: the slots
 /// bound so far on each side, innermost last).
 fn same(a: &Expr, b: &Expr, pairs: &mut Vec<(u16, u16)>) -> bool {
     use Expr as E;
+    let spent = BUDGET.with(|b| {
+        let left = b.get();
+        b.set(left.saturating_sub(1));
+        left == 0
+    });
+    if spent {
+        return false;
+    }
     let all = |xs: &[&Expr], ys: &[&Expr], pairs: &mut Vec<(u16, u16)>| {
         xs.len() == ys.len() && xs.iter().zip(ys).all(|(x, y)| same(x, y, pairs))
     };
@@ -433,12 +477,18 @@ mod tests {
         Expr::Bind(vec![(p, arg)], Box::new(body))
     }
 
+    fn facts(e: &Expr) -> Facts {
+        let mut p = Plan::default();
+        p.regions.push((0, Vec::new()));
+        p.visit(e, 0)
+    }
+
     #[test]
     fn equal_up_to_the_slots_they_bind() {
         let a = call(Expr::Local(0), 5, 6);
         // another expansion, other slots, the same argument: equal
         assert!(same(&a, &call(Expr::Local(0), 7, 8), &mut Vec::new()));
-        assert_eq!(shape(&a), shape(&call(Expr::Local(0), 7, 8)));
+        assert_eq!(facts(&a).hash, facts(&call(Expr::Local(0), 7, 8)).hash);
         // another argument: not equal
         assert!(!same(&a, &call(Expr::Local(1), 7, 8), &mut Vec::new()));
         // a body reading a free slot where the other reads its parameter
@@ -456,9 +506,13 @@ mod tests {
     #[test]
     fn draws_are_never_shared_and_leaves_are_not_worth_it() {
         let draw = Expr::Call(Builtin::Random, vec![Expr::Int(0), Expr::Int(9)]);
-        assert!(!candidate(&draw));
-        assert!(!candidate(&Expr::Local(3)));
-        assert!(candidate(&call(Expr::Local(0), 5, 6)));
+        assert!(!candidate(&draw, facts(&draw)));
+        assert!(!candidate(&Expr::Local(3), facts(&Expr::Local(3))));
+        let c = call(Expr::Local(0), 5, 6);
+        assert!(candidate(&c, facts(&c)));
+        // a call that draws inside is not pure
+        let d = call(draw, 5, 6);
+        assert!(!candidate(&d, facts(&d)));
     }
 
     #[test]
