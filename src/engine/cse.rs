@@ -142,11 +142,14 @@ struct Facts {
     hash: u64,
 }
 
+/// A candidate: its size, its structure's hash, the expression.
+type Cand<'a> = (usize, u64, &'a Expr);
+
 /// The analysis: candidates per region, grouped by structure.
 #[derive(Default)]
 struct Plan<'a> {
-    /// (region key, candidates with their sizes)
-    regions: Vec<(usize, Vec<(usize, u64, &'a Expr)>)>,
+    /// (region key, its candidates)
+    regions: Vec<(usize, Vec<Cand<'a>>)>,
 }
 
 impl<'a> Plan<'a> {
