@@ -35,6 +35,10 @@ pub struct Cx<'a> {
     /// The scope of remembered function values (`memo.rs`); 0 until a
     /// remembered function first asks for it.
     pub epoch: u64,
+    /// Values shared by equal sub-expressions (`cse.rs`), and which of
+    /// them are computed in their current region.
+    pub temps: [i32; super::cse::TEMPS],
+    pub valid: u32,
 }
 
 impl Cx<'_> {
@@ -158,6 +162,16 @@ pub(crate) fn konst(t: &Tables, e: &Expr) -> Option<i32> {
 /// Long on purpose: one match arm per kind of expression, each a few lines
 /// that hand over to a helper; splitting it would scatter the dispatch.
 pub(crate) fn value(g: &Graph, e: &Expr) -> Val {
+    let _root = super::cse::Root::enter(e);
+    if let Some(k) = super::cse::take_temp(e) {
+        return super::cse::shared(k, value(g, e));
+    }
+    let mask = super::cse::take_region(e);
+    super::cse::region(mask, value_plain(g, e))
+}
+
+/// [`value`] without the sharing of common sub-expressions around it.
+fn value_plain(g: &Graph, e: &Expr) -> Val {
     let t = &g.tables;
     if let Some(k) = konst(t, e) {
         return Box::new(move |_| k);
@@ -302,6 +316,7 @@ pub(crate) fn value(g: &Graph, e: &Expr) -> Val {
             body,
         } => super::compile_call::aggregate(
             g,
+            super::cse::take_agg_region(e),
             *kind,
             *slot,
             coll,

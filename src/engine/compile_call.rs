@@ -192,6 +192,7 @@ pub(crate) fn call(g: &Graph, b: Builtin, args: &[Expr]) -> Val {
 ///
 /// Long on purpose: one match arm per kind of collection expression.
 pub(crate) fn coll(g: &Graph, e: &Expr) -> Col {
+    let _root = super::cse::Root::enter(e);
     const EMPTY: Coll = Coll::Range(0, -1);
     match e {
         Expr::ZoneAll(z) => {
@@ -282,6 +283,7 @@ pub(crate) fn coll(g: &Graph, e: &Expr) -> Col {
 /// compiles into one function with the filter and body inlined.
 pub(crate) fn aggregate(
     g: &Graph,
+    shared: u32,
     kind: AggKind,
     slot: u16,
     coll: &Expr,
@@ -295,6 +297,8 @@ pub(crate) fn aggregate(
     // does the element pass the filter (bound first)?
     let pass = move |cx: &mut Cx<'_>, v: i32| -> bool {
         cx.locals[slot] = v;
+        // values shared inside the filter and body are per element
+        cx.valid &= !shared;
         match &filter {
             Some(f) => f.get(cx) != 0,
             None => true,

@@ -41,6 +41,8 @@ impl Ev<'_> {
             // taken on first use by a remembered function (memo.rs), so an
             // evaluation that remembers nothing pays nothing
             epoch: 0,
+            temps: [0; super::cse::TEMPS],
+            valid: 0,
         }
     }
 

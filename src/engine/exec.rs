@@ -5,7 +5,7 @@
 
 use super::chance::Draws;
 use super::eval::{Coll, Ev, Fault, add, sub};
-use super::pools::{LOCALS, Locals, MAX_SPARE, SPARE};
+use super::pools::{self, LOCALS, Locals};
 use super::program::Program;
 use super::state::{Frame, State};
 use crate::check::hir::{Place, ProcKind};
@@ -102,14 +102,9 @@ impl State {
         self.locals.truncate(f.base as usize);
         self.scratch.truncate(f.scratch as usize);
         if self.checkpoints.len() > f.saved as usize {
-            SPARE.with(|s| {
-                let mut s = s.borrow_mut();
-                for c in self.checkpoints.drain(f.saved as usize..) {
-                    if s.len() < MAX_SPARE {
-                        s.push(c);
-                    }
-                }
-            });
+            for c in self.checkpoints.drain(f.saved as usize..) {
+                pools::give_spare(c);
+            }
         }
         f
     }
@@ -223,14 +218,7 @@ impl State {
                     return Err(Fault::TooManyCheckpoints);
                 }
                 // a spare table from an earlier checkpoint: no allocation
-                let copy = match SPARE.with(|s| s.borrow_mut().pop()) {
-                    Some(mut c) => {
-                        c.copy_from(&self.core);
-                        c
-                    }
-                    None => self.core.clone(),
-                };
-                self.checkpoints.push(copy);
+                self.checkpoints.push(pools::copy_of(&self.core));
                 self.set_pc(next);
             }
             Node::Rollback => {
@@ -239,7 +227,10 @@ impl State {
                 {
                     // the decision-maker and turn stay as they are now
                     let (actor, current) = (self.core.actor, self.core.current);
-                    self.core.replace(saved);
+                    // the table left behind is a spare for the next checkpoint
+                    if let Some(old) = self.core.replace(saved) {
+                        pools::give_spare(old);
+                    }
                     self.core.set_actor(actor);
                     self.core.set_current(current);
                 }

@@ -17,6 +17,7 @@ mod chance;
 mod coll;
 mod compile;
 mod compile_call;
+mod cse;
 mod determinize;
 mod distinct;
 mod edit;

@@ -5,13 +5,45 @@
 use super::state::Core;
 
 /// Most spare checkpoint tables kept per thread.
-pub(super) const MAX_SPARE: usize = 8;
+const MAX_SPARE: usize = 8;
 
 thread_local! {
     /// Checkpoint tables whose phase ended, reused by the next `checkpoint`
     /// (refilled with `copy_from`), so a checkpoint allocates nothing once warm.
-    pub(super) static SPARE: std::cell::RefCell<Vec<Core>> =
+    static SPARE: std::cell::RefCell<Vec<Core>> =
         const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Keep a table whose checkpoint ended (or that a rollback left behind) as
+/// a spare, while there is room.
+pub(super) fn give_spare(c: Core) {
+    let _ = SPARE.try_with(|s| {
+        if let Ok(mut s) = s.try_borrow_mut()
+            && s.len() < MAX_SPARE
+        {
+            s.push(c);
+        }
+    });
+}
+
+/// A spare table, if the thread keeps one.
+pub(super) fn take_spare() -> Option<Core> {
+    SPARE
+        .try_with(|s| s.try_borrow_mut().ok().and_then(|mut s| s.pop()))
+        .ok()
+        .flatten()
+}
+
+/// A copy of `c` in a spare table's buffers (allocating only when the
+/// thread has no spare).
+pub(super) fn copy_of(c: &Core) -> Core {
+    match take_spare() {
+        Some(mut s) => {
+            s.copy_from(c);
+            s
+        }
+        None => c.clone(),
+    }
 }
 
 thread_local! {

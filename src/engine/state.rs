@@ -111,7 +111,18 @@ impl Clone for State {
         self.frames.clone_from(&o.frames);
         self.locals.clone_from(&o.locals);
         self.scratch.clone_from(&o.scratch);
-        self.checkpoints.clone_from(&o.checkpoints);
+        // checkpoint tables: into this state's, then the thread's spares
+        while self.checkpoints.len() > o.checkpoints.len() {
+            if let Some(c) = self.checkpoints.pop() {
+                super::pools::give_spare(c);
+            }
+        }
+        for (a, b) in self.checkpoints.iter_mut().zip(&o.checkpoints) {
+            a.copy_from(b);
+        }
+        for b in &o.checkpoints[self.checkpoints.len()..] {
+            self.checkpoints.push(super::pools::copy_of(b));
+        }
         self.rng.clone_from(&o.rng);
         self.waiting = o.waiting;
         self.over = o.over;
@@ -145,12 +156,9 @@ impl Drop for State {
         if self.checkpoints.is_empty() {
             return;
         }
-        let _ = super::pools::SPARE.try_with(|s| {
-            if let Ok(mut s) = s.try_borrow_mut() {
-                let room = super::pools::MAX_SPARE.saturating_sub(s.len());
-                s.extend(self.checkpoints.drain(..).take(room));
-            }
-        });
+        for c in self.checkpoints.drain(..) {
+            super::pools::give_spare(c);
+        }
     }
 }
 

@@ -190,14 +190,18 @@ impl Core {
     }
 
     /// Replace the whole table by `saved` (a `rollback`), keeping the
-    /// journal; the old table is kept in it while a mark is open.
-    pub(super) fn replace(&mut self, mut saved: Core) {
+    /// journal; the old table is kept in it while a mark is open, and
+    /// otherwise given back (for the spares of `pools.rs`).
+    pub(super) fn replace(&mut self, mut saved: Core) -> Option<Core> {
         std::mem::swap(&mut self.log, &mut saved.log);
         std::mem::swap(self, &mut saved);
         // `saved` is now the old table, with a fresh journal.
         if self.log.on {
             self.log.log.push(Entry::Table);
             self.log.cores.push(saved);
+            None
+        } else {
+            Some(saved)
         }
     }
 }

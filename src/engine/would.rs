@@ -129,6 +129,8 @@ fn under(cx: &mut Cx<'_>, t: &Core, cond: &Arg) -> i32 {
         // a scope of its own, taken on first use (another table than any
         // open listing's, so `epoch_for` gives a fresh one)
         epoch: 0,
+        temps: [0; super::cse::TEMPS],
+        valid: 0,
     };
     let v = cond.get(&mut inner);
     match inner.fault {
