@@ -150,8 +150,13 @@ impl<'a> Fixed<'a> {
                 },
             },
             Expr::Bin(op, a, b) => {
-                let x = self.eval(a, locals, read)?;
-                let y = self.eval(b, locals, read)?;
+                let (x, y) = (self.eval(a, locals, read), self.eval(b, locals, read));
+                let (x, y) = match (x, y) {
+                    (Some(x), Some(y)) => (x, y),
+                    (None, Some(y)) if nonneg(a) => return at_least_zero(*op, y),
+                    (Some(x), None) if nonneg(b) => return at_least_zero(flip(*op)?, x),
+                    _ => return None,
+                };
                 match op {
                     BinOp::Eq => i32::from(x == y),
                     BinOp::Ne => i32::from(x != y),
@@ -216,7 +221,7 @@ impl<'a> Fixed<'a> {
         }
         let mut free = Vec::new();
         e.free_locals(&mut Vec::new(), &mut free);
-        let needs = known_needs(needs, scope, &mut free);
+        let needs = self.known_needs(needs, scope, &mut free);
         let mut out = Known::default();
         let (mut unknown, mut read) = (false, Vec::new());
         let mut f = |locals: &mut Vec<Option<i32>>| {
@@ -249,7 +254,7 @@ impl<'a> Fixed<'a> {
     /// (unknown: they may), and the options read on the way.
     pub fn can_hold(&self, needs: &[Need], scope: &Scope) -> (bool, BTreeSet<u16>) {
         let mut free = Vec::new();
-        let needs = known_needs(needs, scope, &mut free);
+        let needs = self.known_needs(needs, scope, &mut free);
         let (mut holds, mut read) = (false, Vec::new());
         let mut out = BTreeSet::new();
         let mut f = |locals: &mut Vec<Option<i32>>| {
@@ -265,6 +270,35 @@ impl<'a> Fixed<'a> {
         }
         out.extend(read);
         (holds, out)
+    }
+
+    /// The needs that read only locals with known values, or that hold or
+    /// fail whatever their locals are (`count(p.scroll) < legends` with
+    /// `legends = 0`); the others may hold. Their known locals are added
+    /// to `free`.
+    fn known_needs<'n>(&self, needs: &[Need<'n>], scope: &Scope, free: &mut Vec<u16>) -> Vec<Need<'n>> {
+        let mut out = Vec::new();
+        for n in needs {
+            let mut mine = Vec::new();
+            n.expr.free_locals(&mut Vec::new(), &mut mine);
+            if mine
+                .iter()
+                .all(|s| matches!(scope.get(*s as usize), Some(Some(_))))
+            {
+                for s in mine {
+                    if !free.contains(&s) {
+                        free.push(s);
+                    }
+                }
+                out.push(*n);
+            } else {
+                let mut locals = vec![None; scope.len().max(1)];
+                if self.eval(n.expr, &mut locals, &mut Vec::new()).is_some() {
+                    out.push(*n);
+                }
+            }
+        }
+        out
     }
 
     /// The cards that may be in the zones `z` names (any zone but the one
@@ -551,26 +585,35 @@ impl<'a> Fixed<'a> {
     }
 }
 
-/// The needs that read only locals with known values (the others may
-/// hold), their locals added to `free`.
-fn known_needs<'n>(needs: &[Need<'n>], scope: &Scope, free: &mut Vec<u16>) -> Vec<Need<'n>> {
-    let mut out = Vec::new();
-    for n in needs {
-        let mut mine = Vec::new();
-        n.expr.free_locals(&mut Vec::new(), &mut mine);
-        if mine
-            .iter()
-            .all(|s| matches!(scope.get(*s as usize), Some(Some(_))))
-        {
-            for s in mine {
-                if !free.contains(&s) {
-                    free.push(s);
-                }
-            }
-            out.push(*n);
-        }
+/// Whether `e` is never negative, whatever the state (`count(Z)`).
+fn nonneg(e: &Expr) -> bool {
+    matches!(e, Expr::Call(crate::hir::Builtin::Size, _))
+}
+
+/// `op` with its sides swapped (`x < n` is `n > x`).
+fn flip(op: BinOp) -> Option<BinOp> {
+    Some(match op {
+        BinOp::Lt => BinOp::Gt,
+        BinOp::Le => BinOp::Ge,
+        BinOp::Gt => BinOp::Lt,
+        BinOp::Ge => BinOp::Le,
+        BinOp::Eq | BinOp::Ne => op,
+        _ => return None,
+    })
+}
+
+/// `n op y` for an unknown `n >= 0`, where that decides it (`count(Z) <
+/// 0` never holds, `count(Z) >= 0` always does).
+fn at_least_zero(op: BinOp, y: i32) -> Option<i32> {
+    match op {
+        BinOp::Lt if y <= 0 => Some(0),
+        BinOp::Le if y < 0 => Some(0),
+        BinOp::Eq if y < 0 => Some(0),
+        BinOp::Ge if y <= 0 => Some(1),
+        BinOp::Gt if y < 0 => Some(1),
+        BinOp::Ne if y < 0 => Some(1),
+        _ => None,
     }
-    out
 }
 
 /// How many statements of a phase assign each local slot.
