@@ -21,7 +21,9 @@
 //!   only card it moves.)
 //!
 //! Anything else (players, the state, a local assigned in its phase) is
-//! unknown, and a condition that reads something unknown may hold.
+//! unknown, and a condition that reads something unknown may hold, except
+//! where the unknown is a count of cards, never negative: `count(Z) <
+//! k` fails with `k <= 0` whatever `Z` is.
 
 use super::gate::Need;
 use crate::hir::{Bind, Expr, Hir, ProcKind, Stmt, StmtKind};
@@ -276,7 +278,12 @@ impl<'a> Fixed<'a> {
     /// fail whatever their locals are (`count(p.scroll) < legends` with
     /// `legends = 0`); the others may hold. Their known locals are added
     /// to `free`.
-    fn known_needs<'n>(&self, needs: &[Need<'n>], scope: &Scope, free: &mut Vec<u16>) -> Vec<Need<'n>> {
+    fn known_needs<'n>(
+        &self,
+        needs: &[Need<'n>],
+        scope: &Scope,
+        free: &mut Vec<u16>,
+    ) -> Vec<Need<'n>> {
         let mut out = Vec::new();
         for n in needs {
             let mut mine = Vec::new();
