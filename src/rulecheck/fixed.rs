@@ -25,6 +25,7 @@
 //! where the unknown is a count of cards, never negative: `count(Z) <
 //! k` fails with `k <= 0` whatever `Z` is.
 
+use super::fixed_bounds as bounds;
 use super::gate::Need;
 use crate::hir::{Bind, Expr, Hir, ProcKind, Stmt, StmtKind};
 use crate::syntax::ast::BinOp;
@@ -155,8 +156,10 @@ impl<'a> Fixed<'a> {
                 let (x, y) = (self.eval(a, locals, read), self.eval(b, locals, read));
                 let (x, y) = match (x, y) {
                     (Some(x), Some(y)) => (x, y),
-                    (None, Some(y)) if nonneg(a) => return at_least_zero(*op, y),
-                    (Some(x), None) if nonneg(b) => return at_least_zero(flip(*op)?, x),
+                    (None, Some(y)) if bounds::nonneg(a) => return bounds::at_least_zero(*op, y),
+                    (Some(x), None) if bounds::nonneg(b) => {
+                        return bounds::at_least_zero(bounds::flip(*op)?, x);
+                    }
                     _ => return None,
                 };
                 match op {
@@ -589,37 +592,6 @@ impl<'a> Fixed<'a> {
             }
         }
         binds.truncate(mark);
-    }
-}
-
-/// Whether `e` is never negative, whatever the state (`count(Z)`).
-fn nonneg(e: &Expr) -> bool {
-    matches!(e, Expr::Call(crate::hir::Builtin::Size, _))
-}
-
-/// `op` with its sides swapped (`x < n` is `n > x`).
-fn flip(op: BinOp) -> Option<BinOp> {
-    Some(match op {
-        BinOp::Lt => BinOp::Gt,
-        BinOp::Le => BinOp::Ge,
-        BinOp::Gt => BinOp::Lt,
-        BinOp::Ge => BinOp::Le,
-        BinOp::Eq | BinOp::Ne => op,
-        _ => return None,
-    })
-}
-
-/// `n op y` for an unknown `n >= 0`, where that decides it (`count(Z) <
-/// 0` never holds, `count(Z) >= 0` always does).
-fn at_least_zero(op: BinOp, y: i32) -> Option<i32> {
-    match op {
-        BinOp::Lt if y <= 0 => Some(0),
-        BinOp::Le if y < 0 => Some(0),
-        BinOp::Eq if y < 0 => Some(0),
-        BinOp::Ge if y <= 0 => Some(1),
-        BinOp::Gt if y < 0 => Some(1),
-        BinOp::Ne if y < 0 => Some(1),
-        _ => None,
     }
 }
 
