@@ -21,8 +21,11 @@
 //!   only card it moves.)
 //!
 //! Anything else (players, the state, a local assigned in its phase) is
-//! unknown, and a condition that reads something unknown may hold.
+//! unknown, and a condition that reads something unknown may hold, except
+//! where the unknown is a count of cards, never negative: `count(Z) <
+//! k` fails with `k <= 0` whatever `Z` is.
 
+use super::fixed_bounds as bounds;
 use super::gate::Need;
 use crate::hir::{Bind, Expr, Hir, ProcKind, Stmt, StmtKind};
 use crate::syntax::ast::BinOp;
@@ -150,8 +153,15 @@ impl<'a> Fixed<'a> {
                 },
             },
             Expr::Bin(op, a, b) => {
-                let x = self.eval(a, locals, read)?;
-                let y = self.eval(b, locals, read)?;
+                let (x, y) = (self.eval(a, locals, read), self.eval(b, locals, read));
+                let (x, y) = match (x, y) {
+                    (Some(x), Some(y)) => (x, y),
+                    (None, Some(y)) if bounds::nonneg(a) => return bounds::at_least_zero(*op, y),
+                    (Some(x), None) if bounds::nonneg(b) => {
+                        return bounds::at_least_zero(bounds::flip(*op)?, x);
+                    }
+                    _ => return None,
+                };
                 match op {
                     BinOp::Eq => i32::from(x == y),
                     BinOp::Ne => i32::from(x != y),
@@ -216,7 +226,7 @@ impl<'a> Fixed<'a> {
         }
         let mut free = Vec::new();
         e.free_locals(&mut Vec::new(), &mut free);
-        let needs = known_needs(needs, scope, &mut free);
+        let needs = self.known_needs(needs, scope, &mut free);
         let mut out = Known::default();
         let (mut unknown, mut read) = (false, Vec::new());
         let mut f = |locals: &mut Vec<Option<i32>>| {
@@ -249,7 +259,7 @@ impl<'a> Fixed<'a> {
     /// (unknown: they may), and the options read on the way.
     pub fn can_hold(&self, needs: &[Need], scope: &Scope) -> (bool, BTreeSet<u16>) {
         let mut free = Vec::new();
-        let needs = known_needs(needs, scope, &mut free);
+        let needs = self.known_needs(needs, scope, &mut free);
         let (mut holds, mut read) = (false, Vec::new());
         let mut out = BTreeSet::new();
         let mut f = |locals: &mut Vec<Option<i32>>| {
@@ -265,6 +275,40 @@ impl<'a> Fixed<'a> {
         }
         out.extend(read);
         (holds, out)
+    }
+
+    /// The needs that read only locals with known values, or that hold or
+    /// fail whatever their locals are (`count(p.scroll) < legends` with
+    /// `legends = 0`); the others may hold. Their known locals are added
+    /// to `free`.
+    fn known_needs<'n>(
+        &self,
+        needs: &[Need<'n>],
+        scope: &Scope,
+        free: &mut Vec<u16>,
+    ) -> Vec<Need<'n>> {
+        let mut out = Vec::new();
+        for n in needs {
+            let mut mine = Vec::new();
+            n.expr.free_locals(&mut Vec::new(), &mut mine);
+            if mine
+                .iter()
+                .all(|s| matches!(scope.get(*s as usize), Some(Some(_))))
+            {
+                for s in mine {
+                    if !free.contains(&s) {
+                        free.push(s);
+                    }
+                }
+                out.push(*n);
+            } else {
+                let mut locals = vec![None; scope.len().max(1)];
+                if self.eval(n.expr, &mut locals, &mut Vec::new()).is_some() {
+                    out.push(*n);
+                }
+            }
+        }
+        out
     }
 
     /// The cards that may be in the zones `z` names (any zone but the one
@@ -549,28 +593,6 @@ impl<'a> Fixed<'a> {
         }
         binds.truncate(mark);
     }
-}
-
-/// The needs that read only locals with known values (the others may
-/// hold), their locals added to `free`.
-fn known_needs<'n>(needs: &[Need<'n>], scope: &Scope, free: &mut Vec<u16>) -> Vec<Need<'n>> {
-    let mut out = Vec::new();
-    for n in needs {
-        let mut mine = Vec::new();
-        n.expr.free_locals(&mut Vec::new(), &mut mine);
-        if mine
-            .iter()
-            .all(|s| matches!(scope.get(*s as usize), Some(Some(_))))
-        {
-            for s in mine {
-                if !free.contains(&s) {
-                    free.push(s);
-                }
-            }
-            out.push(*n);
-        }
-    }
-    out
 }
 
 /// How many statements of a phase assign each local slot.

@@ -52,6 +52,7 @@ mod explore_report;
 mod explore_run;
 mod fires;
 mod fixed;
+mod fixed_bounds;
 mod fixed_flow;
 mod flow;
 mod gate;

@@ -307,7 +307,8 @@ fn first_mover_is_the_seat_of_the_first_decision() {
 
 /// Code an option switches off only through what its conditions read (a
 /// card's attribute through a function, a phase's parameter, the cards a
-/// zone can hold once setup has put some away) is a note naming the
+/// zone can hold once setup has put some away, a count that is never
+/// negative) is a note naming the
 /// options, never a warning; switched on, it runs.
 #[test]
 fn code_switched_off_through_attributes_and_parameters_is_a_note() {
@@ -336,15 +337,17 @@ fn code_switched_off_through_attributes_and_parameters_is_a_note() {
     };
     // gold and star chips are both out: the whole `else` of `pay`
     let out = run(&[]);
-    assert!(out.contains(&note(77, "gold = 0, stars = 0")), "{out}");
+    assert!(out.contains(&note(83, "gold = 0, stars = 0")), "{out}");
+    // a zone holds no fewer than 0 cards: `count(p.hand) < extra` fails
+    assert!(out.contains(&note(64, "extra = 0")), "{out}");
     // gold chips are spent, star chips are still in the box
     let out = run(&["gold=1"]);
-    assert!(out.contains(&note(80, "gold = 1, stars = 0")), "{out}");
-    assert!(!out.contains("line 78 never ran"), "{out}");
+    assert!(out.contains(&note(86, "gold = 1, stars = 0")), "{out}");
+    assert!(!out.contains("line 84 never ran"), "{out}");
     // star chips are dealt, gold chips still cannot be spent
     let out = run(&["stars=1"]);
-    assert!(out.contains(&note(78, "gold = 0")), "{out}");
-    assert!(!out.contains("line 80 never ran"), "{out}");
-    let out = run(&["gold=1", "stars=1"]);
+    assert!(out.contains(&note(84, "gold = 0")), "{out}");
+    assert!(!out.contains("line 86 never ran"), "{out}");
+    let out = run(&["gold=1", "stars=1", "extra=1"]);
     assert!(!out.contains("through what its conditions read"), "{out}");
 }
