@@ -302,22 +302,7 @@ fn descendants(e: &Expr, out: &mut HashSet<usize>) {
 /// Worth sharing: an operation (not a leaf nor a collection) that draws
 /// nothing, large enough or looping.
 fn candidate(e: &Expr, f: Facts) -> bool {
-    match e {
-        Expr::Int(_)
-        | Expr::Nothing
-        | Expr::Opt(_)
-        | Expr::Global(_)
-        | Expr::Local(_)
-        | Expr::Zone(_, None)
-        | Expr::ZoneAll(_)
-        | Expr::Region(..)
-        | Expr::Players
-        | Expr::EnumAll(_)
-        | Expr::PlayerCount
-        | Expr::Actor
-        | Expr::Current => false,
-        _ => f.pure && (f.size >= MIN_SIZE || f.loops),
-    }
+    !e.is_leaf() && f.pure && (f.size >= MIN_SIZE || f.loops)
 }
 
 /// A sub-expression smaller than this that does not loop costs about what

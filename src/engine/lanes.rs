@@ -12,10 +12,10 @@
 //!
 //! Memory is bounded: a board whose lanes would hold more than
 //! [`MAX_ENTRIES`] cells (2 bytes each: 512 KiB) gets no table and walks
-//! its coordinates as before. For scale: chess's board needs 2,672 cells,
-//! Camelot 101's 11,308, a full 26 x 26 grid 109,148; the largest board
-//! the language allows (26 x 99) would need 809,458 and walks. Building stops as soon as the bound is
-//! passed, so a huge board costs no more than the bound.
+//! its coordinates as before. For scale: a full 8 x 8 grid needs 2,672
+//! cells, a full 26 x 26 grid 109,148; the largest board the language
+//! allows (26 x 99) would need 809,458 and walks. Building stops as soon
+//! as the bound is passed, so a huge board costs no more than the bound.
 
 use crate::hir::BoardInfo;
 

@@ -208,6 +208,27 @@ pub enum Expr {
 }
 
 impl Expr {
+    /// Whether this expression has no sub-expression and computes nothing:
+    /// a constant, an option, a variable or local read, a whole collection.
+    pub fn is_leaf(&self) -> bool {
+        matches!(
+            self,
+            Expr::Int(_)
+                | Expr::Nothing
+                | Expr::Opt(_)
+                | Expr::Global(_)
+                | Expr::Local(_)
+                | Expr::Zone(_, None)
+                | Expr::ZoneAll(_)
+                | Expr::Region(..)
+                | Expr::Players
+                | Expr::EnumAll(_)
+                | Expr::PlayerCount
+                | Expr::Actor
+                | Expr::Current
+        )
+    }
+
     /// Call `f` on each direct sub-expression, in the order the engine
     /// evaluates them (a function's arguments before its body, an
     /// aggregate's collection before its filter and body). The one walk

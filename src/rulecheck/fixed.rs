@@ -128,7 +128,7 @@ impl<'a> Fixed<'a> {
                 v?
             }
             Expr::Not(a) => i32::from(self.eval(a, locals, read)? == 0),
-            Expr::Neg(a) => self.eval(a, locals, read)?.wrapping_neg(),
+            Expr::Neg(a) => self.eval(a, locals, read)?.checked_neg()?,
             Expr::Cond(c, a, b) => {
                 if self.eval(c, locals, read)? != 0 {
                     self.eval(a, locals, read)?
@@ -162,20 +162,7 @@ impl<'a> Fixed<'a> {
                     }
                     _ => return None,
                 };
-                match op {
-                    BinOp::Eq => i32::from(x == y),
-                    BinOp::Ne => i32::from(x != y),
-                    BinOp::Lt => i32::from(x < y),
-                    BinOp::Le => i32::from(x <= y),
-                    BinOp::Gt => i32::from(x > y),
-                    BinOp::Ge => i32::from(x >= y),
-                    BinOp::Add => x.wrapping_add(y),
-                    BinOp::Sub => x.wrapping_sub(y),
-                    BinOp::Mul => x.wrapping_mul(y),
-                    BinOp::Div if y != 0 => x.wrapping_div(y),
-                    BinOp::Mod if y != 0 => x.wrapping_rem(y),
-                    _ => return None,
-                }
+                super::gate::fold(*op, x, y)?
             }
             _ => return None,
         })

@@ -34,6 +34,30 @@ pub fn needs<'a>(e: &'a Expr, want: bool, out: &mut Vec<Need<'a>>) {
     }
 }
 
+/// `x op y` as the engine computes it, or `None` where the engine faults
+/// (an overflow, a division by zero): checked arithmetic, and `mod` is
+/// Euclidean (`-7 mod 3` is 2) with `i32::MIN mod -1` 0, as in
+/// `engine/compile.rs`.
+pub(super) fn fold(op: BinOp, x: i32, y: i32) -> Option<i32> {
+    Some(match op {
+        BinOp::Or => i32::from(x != 0 || y != 0),
+        BinOp::And => i32::from(x != 0 && y != 0),
+        BinOp::Eq => i32::from(x == y),
+        BinOp::Ne => i32::from(x != y),
+        BinOp::Lt => i32::from(x < y),
+        BinOp::Le => i32::from(x <= y),
+        BinOp::Gt => i32::from(x > y),
+        BinOp::Ge => i32::from(x >= y),
+        BinOp::Add => x.checked_add(y)?,
+        BinOp::Sub => x.checked_sub(y)?,
+        BinOp::Mul => x.checked_mul(y)?,
+        BinOp::Div => x.checked_div(y)?,
+        BinOp::Mod if y == -1 => 0,
+        BinOp::Mod => x.checked_rem_euclid(y)?,
+        BinOp::Range | BinOp::In => return None,
+    })
+}
+
 /// The value of an expression that reads only options, constants and the
 /// player count (the options read are added to `read`); `None` for any
 /// other expression, or one the engine would refuse (division by zero).
@@ -46,7 +70,7 @@ pub fn eval_fixed(e: &Expr, opts: &[i32], players: i32, read: &mut Vec<u16>) -> 
             *opts.get(*i as usize)?
         }
         Expr::Not(a) => i32::from(eval_fixed(a, opts, players, read)? == 0),
-        Expr::Neg(a) => eval_fixed(a, opts, players, read)?.wrapping_neg(),
+        Expr::Neg(a) => eval_fixed(a, opts, players, read)?.checked_neg()?,
         Expr::Cond(c, a, b) => {
             if eval_fixed(c, opts, players, read)? != 0 {
                 eval_fixed(a, opts, players, read)?
@@ -57,22 +81,7 @@ pub fn eval_fixed(e: &Expr, opts: &[i32], players: i32, read: &mut Vec<u16>) -> 
         Expr::Bin(op, a, b) => {
             let x = eval_fixed(a, opts, players, read)?;
             let y = eval_fixed(b, opts, players, read)?;
-            match op {
-                BinOp::Or => i32::from(x != 0 || y != 0),
-                BinOp::And => i32::from(x != 0 && y != 0),
-                BinOp::Eq => i32::from(x == y),
-                BinOp::Ne => i32::from(x != y),
-                BinOp::Lt => i32::from(x < y),
-                BinOp::Le => i32::from(x <= y),
-                BinOp::Gt => i32::from(x > y),
-                BinOp::Ge => i32::from(x >= y),
-                BinOp::Add => x.wrapping_add(y),
-                BinOp::Sub => x.wrapping_sub(y),
-                BinOp::Mul => x.wrapping_mul(y),
-                BinOp::Div if y != 0 => x.wrapping_div(y),
-                BinOp::Mod if y != 0 => x.wrapping_rem(y),
-                _ => return None,
-            }
+            fold(*op, x, y)?
         }
         _ => return None,
     })
@@ -105,6 +114,18 @@ mod tests {
 
     fn bin(op: BinOp, a: Expr, b: Expr) -> Expr {
         Expr::Bin(op, Box::new(a), Box::new(b))
+    }
+
+    #[test]
+    fn folds_as_the_engine_computes() {
+        assert_eq!(fold(BinOp::Mod, -7, 3), Some(2));
+        assert_eq!(fold(BinOp::Mod, i32::MIN, -1), Some(0));
+        assert_eq!(fold(BinOp::Mod, 5, 0), None);
+        assert_eq!(fold(BinOp::Div, 7, 0), None);
+        assert_eq!(fold(BinOp::Div, i32::MIN, -1), None);
+        assert_eq!(fold(BinOp::Add, i32::MAX, 1), None);
+        assert_eq!(fold(BinOp::Lt, 1, 2), Some(1));
+        assert_eq!(fold(BinOp::In, 1, 2), None);
     }
 
     #[test]
