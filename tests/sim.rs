@@ -429,30 +429,40 @@ fn a_stopped_batch_reports_the_games_played_so_far() {
     assert!((shares - 1.0).abs() < 1e-9, "win shares sum to {shares}");
 }
 
+/// Runs one of the crate's binaries with `args`, sends it Ctrl-C (SIGINT)
+/// after 1.5 s, and returns its output once it has stopped.
 #[cfg(unix)]
-#[test]
-fn ctrl_c_prints_the_partial_report() {
-    let child = std::process::Command::new(env!("CARGO_BIN_EXE_grail"))
+fn interrupted(binary: &str, args: &[&str]) -> std::process::Output {
+    let child = std::process::Command::new(binary)
         .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .args([
-            "sim",
-            "rules/tamoul.rules",
-            "--games",
-            "100000000",
-            "--jobs",
-            "1",
-        ])
+        .args(args)
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
-        .expect("grail runs");
+        .expect("the binary runs");
     std::thread::sleep(std::time::Duration::from_millis(1500));
     let killed = std::process::Command::new("kill")
         .args(["-INT", &child.id().to_string()])
         .status()
         .expect("kill runs");
     assert!(killed.success());
-    let out = child.wait_with_output().expect("grail ends");
+    child.wait_with_output().expect("the binary ends")
+}
+
+#[cfg(unix)]
+#[test]
+fn ctrl_c_prints_the_partial_report() {
+    let out = interrupted(
+        env!("CARGO_BIN_EXE_grail"),
+        &[
+            "sim",
+            "rules/tamoul.rules",
+            "--games",
+            "100000000",
+            "--jobs",
+            "1",
+        ],
+    );
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("interrupted:"), "{stderr}");
@@ -477,27 +487,17 @@ fn rates_read_like_numbers() {
 #[cfg(unix)]
 #[test]
 fn ctrl_c_in_rulecheck_keeps_the_partial_report() {
-    let child = std::process::Command::new(env!("CARGO_BIN_EXE_rulecheck"))
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .args([
+    let out = interrupted(
+        env!("CARGO_BIN_EXE_rulecheck"),
+        &[
             "rules/tamoul.rules",
             "--games",
             "100000000",
             "--jobs",
             "1",
             "--json",
-        ])
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("rulecheck runs");
-    std::thread::sleep(std::time::Duration::from_millis(1500));
-    let killed = std::process::Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .expect("kill runs");
-    assert!(killed.success());
-    let out = child.wait_with_output().expect("rulecheck ends");
+        ],
+    );
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
