@@ -42,10 +42,14 @@ pub type At = (u16, u32);
 /// node), and the state just before the node runs (the REPL's trace reads
 /// the values bound and assigned from it). Any `FnMut(u16, u32)` is one.
 pub trait Visit {
+    /// Whether the visitor reads the state (then the run loop keeps the
+    /// frame's program counter written before each visit).
+    const READS_STATE: bool = true;
     fn visit(&mut self, state: &State, phase: u16, node: u32);
 }
 
 impl<F: FnMut(u16, u32)> Visit for F {
+    const READS_STATE: bool = false;
     #[inline(always)]
     fn visit(&mut self, _: &State, phase: u16, node: u32) {
         self(phase, node)
@@ -73,7 +77,7 @@ impl State {
         f(&mut ev)
     }
 
-    fn set_pc(&mut self, pc: u32) {
+    pub(super) fn set_pc(&mut self, pc: u32) {
         self.frames.last_mut().expect("frame").pc = pc;
     }
 
@@ -122,35 +126,9 @@ impl State {
         }
     }
 
-    /// Run until a decision, the end, or a fault.
-    /// Run until a decision, the end, or a fault, telling `visit` each
-    /// (phase, node) executed (for coverage and tracing; a no-op closure
-    /// costs nothing).
-    pub(crate) fn run_with<V: Visit>(
-        &mut self,
-        g: &Program,
-        visit: &mut V,
-    ) -> Result<(), (Fault, At)> {
-        let budget = self.steps + STEP_BUDGET;
-        while !self.over && self.waiting.is_none() {
-            let Some(fr) = self.frames.last().copied() else {
-                self.over = true;
-                break;
-            };
-            self.steps += 1;
-            if self.steps > budget {
-                return Err((Fault::Runaway, (fr.phase, fr.pc)));
-            }
-            let at = (fr.phase, fr.pc);
-            visit.visit(self, fr.phase, fr.pc);
-            self.step(g, fr).map_err(|f| (f, at))?;
-        }
-        Ok(())
-    }
-
     /// Execute one node: dispatch by the kind of node (each group has
     /// its own function, so none of them grows long).
-    fn step(&mut self, g: &Program, fr: Frame) -> Result<(), Fault> {
+    pub(super) fn step(&mut self, g: &Program, fr: Frame) -> Result<(), Fault> {
         let node = &g.phases[fr.phase as usize].nodes[fr.pc as usize];
         match node {
             Node::ForStart { .. } | Node::ForNext { .. } => self.step_loop(g, fr, node),

@@ -17,6 +17,7 @@ mod chance;
 mod coll;
 mod compile;
 mod compile_call;
+mod compile_phase;
 mod cse;
 mod determinize;
 mod distinct;

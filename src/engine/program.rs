@@ -19,6 +19,8 @@ pub struct Program {
     pub(crate) lanes: std::sync::Arc<super::lanes::Lanes>,
     vals: PtrMap<Val>,
     colls: PtrMap<Col>,
+    /// Each phase compiled into flat ops, one per node (`compile_phase.rs`).
+    ops: Vec<Box<[super::compile_phase::Op]>>,
 }
 
 impl std::ops::Deref for Program {
@@ -72,10 +74,13 @@ impl Program {
                 }
             }
         }
+        let vals = PtrMap::new(vals);
+        let ops = super::compile_phase::phases(g, |e| vals.index(e as *const Expr as usize));
         Program {
             lanes: std::sync::Arc::new(super::lanes::Lanes::of(&g.tables.boards)),
-            vals: PtrMap::new(vals),
+            vals,
             colls: PtrMap::new(colls),
+            ops,
             graph,
         }
     }
@@ -84,6 +89,18 @@ impl Program {
     #[inline]
     pub(crate) fn value(&self, e: &Expr) -> Option<&Val> {
         self.vals.get(e as *const Expr as usize)
+    }
+
+    /// The compiled code at an index given by `compile_phase.rs`.
+    #[inline]
+    pub(crate) fn code(&self, i: u32) -> &Val {
+        &self.vals.items[i as usize]
+    }
+
+    /// A phase's ops, one per node.
+    #[inline]
+    pub(crate) fn ops(&self, phase: u16) -> &[super::compile_phase::Op] {
+        &self.ops[phase as usize]
     }
 
     /// The compiled collection of a `for` or a choice binding of this graph.
@@ -187,12 +204,18 @@ impl<T> PtrMap<T> {
 
     #[inline]
     fn get(&self, k: usize) -> Option<&T> {
+        self.index(k).map(|i| &self.items[i as usize])
+    }
+
+    /// Where the item of a key is in `items`.
+    #[inline]
+    fn index(&self, k: usize) -> Option<u32> {
         let mask = self.keys.len() - 1;
         let mut i = self.home(k);
         loop {
             let key = self.keys[i];
             if key == k {
-                return Some(&self.items[self.slots[i] as usize]);
+                return Some(self.slots[i]);
             }
             if key == 0 {
                 return None;

@@ -1,0 +1,184 @@
+//! Phases compiled at load into flat ops, and the interpreter's run loop
+//! over them.
+//!
+//! Each phase's nodes get one [`Op`] each, at the same index, so a program
+//! counter, a step count and a fault's location are the node's as before.
+//! The nodes that make up most of a run between two decisions (jumps,
+//! conditional jumps, assignments to a local or a global variable) are
+//! ops of their own whose operands are resolved at load: a constant, a
+//! local, a global, the current player or actor is read in place; any
+//! other expression is the index of its compiled code in the [`Program`]
+//! (no lookup by address at run time). Every other node is [`Op::Node`]:
+//! the loop hands it to the node interpreter (`exec.rs`).
+//!
+//! The run loop keeps the current frame (phase, program counter, locals
+//! base) in locals while it runs ops, and writes the counter back to the
+//! frame only when it hands over a node, stops, or faults: the state a
+//! visitor or a caller sees is the one the node-by-node loop gave.
+
+use super::chance::Draws;
+use super::eval::{Ev, Fault, add, sub};
+use super::exec::{At, STEP_BUDGET, Visit};
+use super::program::Program;
+use super::state::State;
+use crate::check::hir::Place;
+use crate::graph::{Graph, Node};
+use crate::hir::Expr;
+use crate::syntax::ast::AssignOp;
+
+/// An operand resolved at load.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Operand {
+    /// A constant (folded at load).
+    K(i32),
+    /// A local of the running phase.
+    L(u16),
+    /// A global variable.
+    G(u32),
+    /// The current player.
+    Current,
+    /// The player who took the last decision.
+    Actor,
+    /// Compiled code: its index in the program.
+    Code(u32),
+}
+
+/// One node, compiled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Op {
+    Jump(u32),
+    /// Jump to the target when the condition is false.
+    JumpIfNot(Operand, u32),
+    /// `local op= value`.
+    SetLocal(u16, AssignOp, Operand),
+    /// `global op= value`.
+    SetGlobal(u32, AssignOp, Operand),
+    /// Any other node: interpreted node by node.
+    Node,
+}
+
+/// Compile every phase of the graph: one op per node. `code` gives the
+/// index of an expression's compiled code, if it has one.
+pub(crate) fn phases(g: &Graph, code: impl Fn(&Expr) -> Option<u32>) -> Vec<Box<[Op]>> {
+    let operand = |e: &Expr| -> Option<Operand> {
+        if let Some(k) = super::compile::konst(&g.tables, e) {
+            return Some(Operand::K(k));
+        }
+        Some(match e {
+            Expr::Local(l) => Operand::L(*l),
+            Expr::Global(v) => Operand::G(u32::from(*v)),
+            Expr::Current => Operand::Current,
+            Expr::Actor => Operand::Actor,
+            _ => Operand::Code(code(e)?),
+        })
+    };
+    let op = |n: &Node| -> Option<Op> {
+        Some(match n {
+            Node::Jump(t) => Op::Jump(*t),
+            Node::JumpIfNot(c, t) => Op::JumpIfNot(operand(c)?, *t),
+            Node::Assign(Place::Local(s), o, e) => Op::SetLocal(*s, *o, operand(e)?),
+            Node::Assign(Place::Global(v), o, e) => Op::SetGlobal(u32::from(*v), *o, operand(e)?),
+            _ => return None,
+        })
+    };
+    g.phases
+        .iter()
+        .map(|ph| ph.nodes.iter().map(|n| op(n).unwrap_or(Op::Node)).collect())
+        .collect()
+}
+
+#[inline(always)]
+fn combine(op: AssignOp, old: i32, v: i32) -> Result<i32, Fault> {
+    match op {
+        AssignOp::Set => Ok(v),
+        AssignOp::Add => add(old, v),
+        AssignOp::Sub => sub(old, v),
+    }
+}
+
+impl State {
+    /// The value of an operand, with the locals starting at `base`.
+    #[inline(always)]
+    fn operand(&mut self, g: &Program, base: usize, a: Operand) -> Result<i32, Fault> {
+        match a {
+            Operand::K(k) => Ok(k),
+            Operand::L(s) => Ok(self.locals[base + s as usize]),
+            Operand::G(v) => Ok(self.core.vars[self.core.var_base[v as usize] as usize]),
+            Operand::Current => Ok(self.core.current),
+            Operand::Actor => Ok(self.core.actor),
+            Operand::Code(i) => Ev {
+                g,
+                c: &self.core,
+                locals: &mut self.locals[base..],
+                rng: Some(Draws::new(&mut self.rng, &mut self.chance)),
+            }
+            .run(g.code(i)),
+        }
+    }
+
+    /// Run until a decision, the end, or a fault, telling `visit` each
+    /// (phase, node) executed (for coverage and tracing; a no-op closure
+    /// costs nothing).
+    pub(crate) fn run_with<V: Visit>(
+        &mut self,
+        g: &Program,
+        visit: &mut V,
+    ) -> Result<(), (Fault, At)> {
+        let budget = self.steps + STEP_BUDGET;
+        while !self.over && self.waiting.is_none() {
+            let Some(fr) = self.frames.last().copied() else {
+                self.over = true;
+                break;
+            };
+            let ops = g.ops(fr.phase);
+            let base = fr.base as usize;
+            let mut pc = fr.pc;
+            // ops in registers until a node needs the interpreter
+            loop {
+                self.steps += 1;
+                if self.steps > budget {
+                    self.set_pc(pc);
+                    return Err((Fault::Runaway, (fr.phase, pc)));
+                }
+                if V::READS_STATE {
+                    self.set_pc(pc);
+                }
+                visit.visit(self, fr.phase, pc);
+                let r = match ops[pc as usize] {
+                    Op::Jump(t) => {
+                        pc = t;
+                        continue;
+                    }
+                    Op::JumpIfNot(c, t) => self.operand(g, base, c).map(|v| {
+                        pc = if v != 0 { pc + 1 } else { t };
+                    }),
+                    Op::SetLocal(s, o, e) => self.operand(g, base, e).and_then(|v| {
+                        let i = base + s as usize;
+                        self.locals[i] = combine(o, self.locals[i], v)?;
+                        pc += 1;
+                        Ok(())
+                    }),
+                    Op::SetGlobal(var, o, e) => self.operand(g, base, e).and_then(|v| {
+                        let i = self.core.var_base[var as usize] as usize;
+                        let v = combine(o, self.core.vars[i], v)?;
+                        self.core.set_var(i, v);
+                        pc += 1;
+                        Ok(())
+                    }),
+                    Op::Node => {
+                        self.set_pc(pc);
+                        let mut at = fr;
+                        at.pc = pc;
+                        self.step(g, at).map_err(|f| (f, (fr.phase, pc)))?;
+                        break;
+                    }
+                };
+                if let Err(f) = r {
+                    self.set_pc(pc);
+                    return Err((f, (fr.phase, pc)));
+                }
+            }
+        }
+        Ok(())
+    }
+}
