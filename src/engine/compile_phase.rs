@@ -4,7 +4,8 @@
 //! Each phase's nodes get one [`Op`] each, at the same index, so a program
 //! counter, a step count and a fault's location are the node's as before.
 //! The nodes that make up most of a run between two decisions (jumps,
-//! conditional jumps, assignments to a local or a global variable) are
+//! conditional jumps, assignments to a local or a global variable, the
+//! next element of a loop, leaving a loop, a card moved or revealed) are
 //! ops of their own whose operands are resolved at load: a constant, a
 //! local, a global, the current player or actor is read in place; any
 //! other expression is the index of its compiled code in the [`Program`]
@@ -53,6 +54,19 @@ pub(crate) enum Op {
     SetLocal(u16, AssignOp, Operand),
     /// `global op= value`.
     SetGlobal(u32, AssignOp, Operand),
+    /// The next element of a loop's snapshot (see `Node::ForNext`).
+    ForNext {
+        slot: u16,
+        iter: u16,
+        filter: Option<Operand>,
+        exit: u32,
+    },
+    /// Leave a loop, dropping its snapshot if it has one.
+    Exit(Option<u16>, u32),
+    /// Move a card to the top (or bottom) of a zone instance.
+    Move(Operand, Operand, bool),
+    /// Show a card to every player.
+    Reveal(Operand),
     /// Any other node: interpreted node by node.
     Node,
 }
@@ -78,6 +92,23 @@ pub(crate) fn phases(g: &Graph, code: impl Fn(&Expr) -> Option<u32>) -> Vec<Box<
             Node::JumpIfNot(c, t) => Op::JumpIfNot(operand(c)?, *t),
             Node::Assign(Place::Local(s), o, e) => Op::SetLocal(*s, *o, operand(e)?),
             Node::Assign(Place::Global(v), o, e) => Op::SetGlobal(u32::from(*v), *o, operand(e)?),
+            Node::ForNext {
+                slot,
+                iter,
+                filter,
+                exit,
+            } => Op::ForNext {
+                slot: *slot,
+                iter: *iter,
+                filter: match filter {
+                    Some(f) => Some(operand(f)?),
+                    None => None,
+                },
+                exit: *exit,
+            },
+            Node::Exit { iter, target } => Op::Exit(*iter, *target),
+            Node::Move { what, to, bottom } => Op::Move(operand(what)?, operand(to)?, *bottom),
+            Node::Reveal(c) => Op::Reveal(operand(c)?),
             _ => return None,
         })
     };
@@ -113,6 +144,64 @@ impl State {
                 rng: Some(Draws::new(&mut self.rng, &mut self.chance)),
             }
             .run(g.code(i)),
+        }
+    }
+
+    /// `c` if it is a card, else a fault.
+    #[inline(always)]
+    fn checked_card(&self, c: i32) -> Result<i32, Fault> {
+        if c < 0 || c as usize >= self.core.card_count() {
+            return Err(Fault::NoCard);
+        }
+        Ok(c)
+    }
+
+    /// A card and a zone instance (in that order, each checked).
+    #[inline(always)]
+    fn card_and_zone(
+        &mut self,
+        g: &Program,
+        base: usize,
+        what: Operand,
+        to: Operand,
+    ) -> Result<(i32, u16), Fault> {
+        let c = self.operand(g, base, what)?;
+        let c = self.checked_card(c)?;
+        let z = self.operand(g, base, to)?;
+        if z < 0 || z as usize >= self.core.insts() {
+            return Err(Fault::NoZone);
+        }
+        Ok((c, z as u16))
+    }
+
+    /// Bind the next element of a loop's snapshot that passes the filter:
+    /// true if one was bound, false (the snapshot dropped) at the end.
+    #[inline(always)]
+    fn for_next(
+        &mut self,
+        g: &Program,
+        base: usize,
+        slot: u16,
+        iter: u16,
+        filter: Option<Operand>,
+    ) -> Result<bool, Fault> {
+        let at = self.locals[base + iter as usize] as usize;
+        loop {
+            let (len, pos) = (self.scratch[at], self.scratch[at + 1]);
+            if pos >= len {
+                self.scratch.truncate(at);
+                return Ok(false);
+            }
+            self.scratch[at + 1] = pos + 1;
+            let v = self.scratch[at + 2 + pos as usize];
+            self.locals[base + slot as usize] = v;
+            let keep = match filter {
+                Some(f) => self.operand(g, base, f)? != 0,
+                None => true,
+            };
+            if keep {
+                return Ok(true);
+            }
         }
     }
 
@@ -162,6 +251,43 @@ impl State {
                         let i = self.core.var_base[var as usize] as usize;
                         let v = combine(o, self.core.vars[i], v)?;
                         self.core.set_var(i, v);
+                        pc += 1;
+                        Ok(())
+                    }),
+                    Op::ForNext {
+                        slot,
+                        iter,
+                        filter,
+                        exit,
+                    } => self.for_next(g, base, slot, iter, filter).map(|keep| {
+                        pc = if keep { pc + 1 } else { exit };
+                    }),
+                    Op::Exit(iter, t) => {
+                        if let Some(i) = iter {
+                            let at = self.locals[base + i as usize] as usize;
+                            self.scratch.truncate(at);
+                        }
+                        pc = t;
+                        continue;
+                    }
+                    Op::Move(what, to, bottom) => match self.card_and_zone(g, base, what, to) {
+                        Ok((c, z)) => {
+                            self.core.put(g, c as u16, z, bottom);
+                            pc += 1;
+                            let zone = self.core.inst_zone[z as usize] as usize;
+                            if !g.triggers[zone].is_empty() {
+                                self.set_pc(pc);
+                                self.trigger(g, z, c);
+                                break;
+                            }
+                            Ok(())
+                        }
+                        Err(f) => Err(f),
+                    },
+                    Op::Reveal(c) => self.operand(g, base, c).and_then(|c| {
+                        let c = self.checked_card(c)?;
+                        let all = self.core.all_players();
+                        self.core.set_known(c as usize, all);
                         pc += 1;
                         Ok(())
                     }),

@@ -114,7 +114,7 @@ impl State {
     }
 
     /// Open the reactions of the zone that `inst` belongs to.
-    fn trigger(&mut self, g: &Program, inst: u16, card: i32) {
+    pub(super) fn trigger(&mut self, g: &Program, inst: u16, card: i32) {
         let z = self.core.inst_zone[inst as usize];
         for r in g.triggers[z as usize].iter().rev() {
             let args = if g.phases[*r as usize].params > 0 {
