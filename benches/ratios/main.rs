@@ -96,9 +96,17 @@ fn load(path: &str) -> Game {
     Game::load(&full).unwrap_or_else(|d| panic!("{}", d.render_plain()))
 }
 
-/// The engine's random playout: uniform among the legal actions.
-fn playout(game: &Game, players: usize, opts: &[i32], seed: u64, buf: &mut Vec<Action>) -> u32 {
-    let mut state = State::new(game, players, seed, opts).expect("setup");
+/// The engine's random playout: uniform among the legal actions. The
+/// game is started in `state`'s buffers (`State::restart`).
+fn playout(
+    game: &Game,
+    state: &mut State,
+    players: usize,
+    opts: &[i32],
+    seed: u64,
+    buf: &mut Vec<Action>,
+) -> u32 {
+    state.restart(game, players, seed, opts).expect("setup");
     let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x5eed);
     while !state.is_over() {
         state.legal_actions_into(game, buf);
@@ -228,14 +236,15 @@ fn main() {
         let opts = options(&game, name);
         let mut seed = 0u64;
         let mut decisions = 0u64;
+        let mut state = State::new(&game, *players, seed, &opts).expect("setup");
         let (games, n, a) = rate(|| {
             seed += 1;
-            decisions += u64::from(playout(&game, *players, &opts, seed, &mut buf));
+            decisions += u64::from(playout(&game, &mut state, *players, &opts, seed, &mut buf));
             1
         });
         let per_game = decisions as f64 / n as f64;
         let grail = format!(
-            "{} games/s ({} decisions/s, {per_game:.1} a game, {:.0} allocs a game)",
+            "{} games/s ({} decisions/s, {per_game:.1} a game, {:.2} allocs a game)",
             human(games),
             human(games * per_game),
             a
@@ -320,7 +329,7 @@ fn main() {
             if state.is_over() || state.chooser().is_none() {
                 seed += 1;
                 games += 1;
-                state = State::new(&game, *players, seed, &opts).expect("setup");
+                state.restart(&game, *players, seed, &opts).expect("setup");
             }
             let a0 = allocs();
             state.legal_actions_into(&game, &mut buf);
@@ -328,7 +337,7 @@ fn main() {
                 in_steps += allocs() - a0;
                 seed += 1;
                 games += 1;
-                state = State::new(&game, *players, seed, &opts).expect("setup");
+                state.restart(&game, *players, seed, &opts).expect("setup");
                 return 0;
             }
             let i = rng.random_range(0..buf.len());

@@ -38,6 +38,8 @@ mod play;
 mod pools;
 mod probe;
 mod program;
+#[cfg(test)]
+mod restart_tests;
 mod state;
 mod table;
 mod tensor;

@@ -66,27 +66,34 @@ impl State {
         Ok(s)
     }
 
+    /// Make this state a new game, as [`State::new`] would start it
+    /// (`players` seats, a seed, one value per option), in this state's
+    /// buffers: with the game, player count and options of the game it
+    /// holds, nothing is allocated. Runs to the first decision. On an
+    /// error the state holds no game to play on (restart it again).
+    pub fn restart(
+        &mut self,
+        game: &Game,
+        players: usize,
+        seed: u64,
+        options: &[i32],
+    ) -> Result<(), EngineError> {
+        let g = game.graph();
+        check_setup(game, players, options)?;
+        self.reset_to(g, players, seed, options)
+            .map_err(|m| EngineError::Setup(SetupError::Start(m)))?;
+        self.run_with(g, &mut |_, _| {})
+            .map_err(|(m, at)| self.fault(game, m, at))?;
+        self.finish(game)
+    }
+
     pub(super) fn new_unstarted(
         game: &Game,
         players: usize,
         seed: u64,
         options: &[i32],
     ) -> Result<State, EngineError> {
-        let (lo, hi) = game.players();
-        if players < lo || players > hi {
-            return Err(EngineError::Setup(SetupError::Players {
-                game: game.name().to_string(),
-                lo,
-                hi,
-                got: players,
-            }));
-        }
-        if options.len() != game.options().len() {
-            return Err(EngineError::Setup(SetupError::OptionCount {
-                expected: game.options().len(),
-                got: options.len(),
-            }));
-        }
+        check_setup(game, players, options)?;
         State::create(game.graph(), players, seed, options)
             .map_err(|m| EngineError::Setup(SetupError::Start(m)))
     }
@@ -404,4 +411,24 @@ impl State {
     pub fn steps(&self) -> u64 {
         self.steps
     }
+}
+
+/// The seats and options a game can start with, else a setup error.
+fn check_setup(game: &Game, players: usize, options: &[i32]) -> Result<(), EngineError> {
+    let (lo, hi) = game.players();
+    if players < lo || players > hi {
+        return Err(EngineError::Setup(SetupError::Players {
+            game: game.name().to_string(),
+            lo,
+            hi,
+            got: players,
+        }));
+    }
+    if options.len() != game.options().len() {
+        return Err(EngineError::Setup(SetupError::OptionCount {
+            expected: game.options().len(),
+            got: options.len(),
+        }));
+    }
+    Ok(())
 }

@@ -180,7 +180,7 @@ impl State {
         players: usize,
         seed: u64,
         opts: &[i32],
-        mut chance: Option<&mut Chance>,
+        chance: Option<&mut Chance>,
     ) -> Result<State, Fault> {
         let t = &g.tables;
         let n = players as u8;
@@ -190,23 +190,7 @@ impl State {
             core.known[c] = core.viewers(g, *h);
         }
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        for (vi, v) in t.vars.iter().enumerate() {
-            let value = eval_const(
-                g,
-                &core,
-                &v.init,
-                Draws::with(&mut rng, chance.as_deref_mut()),
-            )?;
-            let base = core.var_base[vi] as usize;
-            let count = if v.per_player {
-                n as usize
-            } else if v.per_card {
-                t.cards.len()
-            } else {
-                1
-            };
-            core.vars[base..base + count].fill(value);
-        }
+        init_vars(g, &mut core, &mut rng, chance)?;
         let start = &g.phases[0];
         // Room for a typical game from the start, so that the decisions of
         // a new game do not grow these vectors one doubling at a time (a
@@ -243,6 +227,81 @@ impl State {
             chance: None,
             marks: Marks::default(),
         })
+    }
+}
+
+/// Give every variable its initial value (a fresh table's are 0).
+fn init_vars(
+    g: &Program,
+    core: &mut Core,
+    rng: &mut ChaCha8Rng,
+    mut chance: Option<&mut Chance>,
+) -> Result<(), Fault> {
+    let t = &g.tables;
+    let n = core.n as usize;
+    for (vi, v) in t.vars.iter().enumerate() {
+        let value = eval_const(g, core, &v.init, Draws::with(rng, chance.as_deref_mut()))?;
+        let base = core.var_base[vi] as usize;
+        let count = if v.per_player {
+            n
+        } else if v.per_card {
+            t.cards.len()
+        } else {
+            1
+        };
+        core.vars[base..base + count].fill(value);
+    }
+    Ok(())
+}
+
+impl State {
+    /// This state made a fresh game (as [`State::create`] makes it, not yet
+    /// run), in its own buffers: with the same game, player count and
+    /// options as before nothing is allocated; otherwise the table is
+    /// laid out anew. On a fault the state is no game (restart it again).
+    pub(crate) fn reset_to(
+        &mut self,
+        g: &Program,
+        players: usize,
+        seed: u64,
+        opts: &[i32],
+    ) -> Result<(), Fault> {
+        let same = usize::from(self.core.n) == players
+            && self.core.opts == opts
+            && std::sync::Arc::ptr_eq(&self.core.lanes, &g.lanes);
+        if !same {
+            *self = State::create(g, players, seed, opts)?;
+            return Ok(());
+        }
+        self.forget_marks();
+        self.marks.keep = false;
+        for c in self.checkpoints.drain(..) {
+            super::pools::give_spare(c);
+        }
+        self.core.reset_home(g);
+        self.rng = ChaCha8Rng::seed_from_u64(seed);
+        init_vars(g, &mut self.core, &mut self.rng, None)?;
+        self.frames.clear();
+        self.frames.push(Frame {
+            phase: 0,
+            pc: 0,
+            base: 0,
+            scratch: 0,
+            saved: 0,
+        });
+        self.locals.clear();
+        self.locals.resize(g.phases[0].locals as usize, 0);
+        self.scratch.clear();
+        self.waiting = None;
+        self.over = false;
+        (self.turns, self.decisions, self.steps, self.seed) = (0, 0, 0, seed);
+        self.legal.clear();
+        self.history.clear();
+        self.edited = false;
+        self.defer = false;
+        self.listing_fault = None;
+        self.chance = None;
+        Ok(())
     }
 }
 

@@ -157,6 +157,43 @@ impl Core {
         core
     }
 
+    /// This table back at the start of a game, in its own buffers (no
+    /// allocation): every card in its home instance in card order, as
+    /// [`Core::new`] lays them, knowing what its home shows; the variables
+    /// 0 (their initial values are the caller's), no actor or current
+    /// player. The journal is the caller's to forget.
+    pub(super) fn reset_home(&mut self, g: &Graph) {
+        let (s, insts, nc) = (self.cards_at(), self.insts(), self.card_count());
+        let home = &g.tables.card_home;
+        // count the cards of each instance, then turn counts into ends
+        self.arena[..=insts].fill(0);
+        for h in home {
+            self.arena[self.lay.zone_base[*h as usize] as usize + 1] += 1;
+        }
+        for i in 0..insts {
+            self.arena[i + 1] += self.arena[i];
+        }
+        // arena[i] is now where instance i starts: place the cards, each
+        // start moving on to its end, then shift the ends back to starts
+        for (c, h) in home.iter().enumerate() {
+            let i = self.lay.zone_base[*h as usize] as usize;
+            let at = self.arena[i] as usize;
+            self.arena[s + at] = c as u16;
+            self.arena[i] += 1;
+            self.arena[s + nc + c] = i as u16;
+        }
+        for i in (1..insts).rev() {
+            self.arena[i] = self.arena[i - 1];
+        }
+        self.arena[0] = 0;
+        for c in 0..nc {
+            self.known[c] = self.viewers(g, self.arena[s + nc + c]);
+        }
+        self.vars.fill(0);
+        self.actor = -1;
+        self.current = -1;
+    }
+
     /// Offset of the cards in the arena.
     #[inline]
     pub(super) fn cards_at(&self) -> usize {
