@@ -39,6 +39,8 @@ mod pools;
 mod probe;
 mod program;
 #[cfg(test)]
+mod put_tests;
+#[cfg(test)]
 mod restart_tests;
 mod state;
 mod table;

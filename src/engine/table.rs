@@ -419,8 +419,47 @@ impl Core {
     /// Put a card on top (or at the bottom) of an instance; whoever can see
     /// that instance now knows it, and what others knew follows the card.
     pub fn put(&mut self, g: &Graph, card: u16, inst: u16, bottom: bool) {
+        if !self.log.on && self.shift_into(card, inst as usize, bottom) {
+            self.set_card_zone(card as usize, inst);
+            self.learn_at(g, card, inst, bottom);
+            return;
+        }
         self.lift(card);
         self.place(g, card, inst, bottom);
+    }
+
+    /// [`Core::put`]'s arena move with no journal: only the cards between
+    /// the card's place and its new place shift, by one, and only the
+    /// starts of the instances between the two change (a lift then a
+    /// place shift everything after each place). False, with nothing
+    /// changed, if the card lies in no instance.
+    fn shift_into(&mut self, card: u16, to: usize, bottom: bool) -> bool {
+        let z = self.card_zone(card as usize) as usize;
+        if z >= self.insts() {
+            return false;
+        }
+        let Some(i) = self.zone(z).iter().rposition(|c| *c == card) else {
+            return false;
+        };
+        let s = self.cards_at();
+        let from = s + self.arena[z] as usize + i;
+        let d = s + self.arena[if bottom { to } else { to + 1 }] as usize;
+        if d > from {
+            // later in the arena: the cards between move down one
+            self.arena.copy_within(from + 1..d, from);
+            self.arena[d - 1] = card;
+            for k in &mut self.arena[z + 1..=to] {
+                *k -= 1;
+            }
+        } else {
+            // earlier: the cards between move up one
+            self.arena.copy_within(d..from, d + 1);
+            self.arena[d] = card;
+            for k in &mut self.arena[to + 1..=z] {
+                *k += 1;
+            }
+        }
+        true
     }
 
     /// Like [`Core::put`] for a card already lifted out of its zone.
@@ -432,6 +471,13 @@ impl Core {
         };
         self.insert_at(inst as usize, i, card);
         self.set_card_zone(card as usize, inst);
+        self.learn_at(g, card, inst, bottom);
+    }
+
+    /// Whoever can see the instance a card was put in now knows it (not
+    /// at the bottom of a zone that shows only its top).
+    #[inline]
+    fn learn_at(&mut self, g: &Graph, card: u16, inst: u16, bottom: bool) {
         let is_top_only = g.tables.zones[self.lay.inst_zone[inst as usize] as usize].visibility
             == Visibility::Top;
         if !(is_top_only && bottom) {

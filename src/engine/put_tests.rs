@@ -1,0 +1,77 @@
+//! Tests of [`Core::put`] without a journal (the cards between two places
+//! shifted once) against a lift then a place (the journaled path, which
+//! shifts everything after each place): 2,000 random moves per rules file.
+
+use super::{Core, Game, State};
+
+/// Every rules file under `rules/` and `rules/camelot101/`, and chess.
+fn rules_files() -> Vec<String> {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let mut out = vec![format!("{root}/examples/chess.rules")];
+    for dir in ["rules", "rules/camelot101"] {
+        let mut names: Vec<_> = std::fs::read_dir(format!("{root}/{dir}"))
+            .expect("rules directory")
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "rules"))
+            .map(|p| p.display().to_string())
+            .collect();
+        names.sort();
+        out.extend(names);
+    }
+    out
+}
+
+fn next(k: &mut u64) -> u64 {
+    *k = k
+        .wrapping_mul(6_364_136_223_846_793_005)
+        .wrapping_add(1_442_695_040_888_963_407);
+    *k >> 33
+}
+
+#[test]
+fn put_shifts_as_lift_then_place() {
+    let files = rules_files();
+    assert!(files.len() >= 13, "the shipped rules files: {files:?}");
+    let mut moves = 0;
+    for path in files {
+        let game = Game::load(&path).unwrap_or_else(|d| panic!("{}", d.render_plain()));
+        let g = game.graph();
+        let opts = game.default_options();
+        let state = State::new(&game, game.players().0, 7, &opts).expect("setup");
+        let mut fast: Core = state.core.clone();
+        let mut slow: Core = state.core.clone();
+        assert!(!fast.log.on, "no journal: the direct path is tested");
+        let (cards, insts) = (fast.card_count(), fast.insts());
+        if cards == 0 {
+            continue;
+        }
+        let mut k = 11;
+        for step in 0..2000 {
+            let card = (next(&mut k) % cards as u64) as u16;
+            // often a near instance (the card's own, a neighbour), else any
+            let here = fast.card_zone(card as usize) as i64;
+            let inst = match next(&mut k) % 4 {
+                0 => here,
+                1 => (here + 1).min(insts as i64 - 1),
+                2 => (here - 1).max(0),
+                _ => (next(&mut k) % insts as u64) as i64,
+            } as u16;
+            let bottom = next(&mut k).is_multiple_of(3);
+            fast.put(g, card, inst, bottom);
+            slow.lift(card);
+            slow.place(g, card, inst, bottom);
+            assert!(
+                fast.same(&slow),
+                "{path}: move {step} (card {card} to {inst}, bottom {bottom}) differs"
+            );
+            assert_eq!(fast.card_zone(card as usize), inst);
+            moves += 1;
+        }
+        let mut moved = state.clone();
+        moved.core = fast;
+        moved
+            .check_conservation(&game)
+            .unwrap_or_else(|e| panic!("{path}: {e}"));
+    }
+    assert!(moves >= 13 * 2000);
+}
