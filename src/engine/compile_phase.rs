@@ -5,7 +5,8 @@
 //! counter, a step count and a fault's location are the node's as before.
 //! The nodes that make up most of a run between two decisions (jumps,
 //! conditional jumps, assignments to a local or a global variable, the
-//! next element of a loop, leaving a loop, a card moved or revealed) are
+//! next element of a loop, leaving a loop, a card moved or revealed, a
+//! call with at most two arguments, a return) are
 //! ops of their own whose operands are resolved at load: a constant, a
 //! local, a global, the current player or actor is read in place; any
 //! other expression is the index of its compiled code in the [`Program`]
@@ -19,7 +20,7 @@
 
 use super::chance::Draws;
 use super::eval::{Ev, Fault, add, sub};
-use super::exec::{At, STEP_BUDGET, Visit};
+use super::exec::{At, MAX_CALL_DEPTH, STEP_BUDGET, Visit};
 use super::program::Program;
 use super::state::State;
 use crate::check::hir::Place;
@@ -67,6 +68,10 @@ pub(crate) enum Op {
     Move(Operand, Operand, bool),
     /// Show a card to every player.
     Reveal(Operand),
+    /// Call a phase with at most two arguments (more: `Op::Node`).
+    Call(u16, u8, [Operand; 2]),
+    /// Return from the running phase.
+    Return,
     /// Any other node: interpreted node by node.
     Node,
 }
@@ -109,6 +114,14 @@ pub(crate) fn phases(g: &Graph, code: impl Fn(&Expr) -> Option<u32>) -> Vec<Box<
             Node::Exit { iter, target } => Op::Exit(*iter, *target),
             Node::Move { what, to, bottom } => Op::Move(operand(what)?, operand(to)?, *bottom),
             Node::Reveal(c) => Op::Reveal(operand(c)?),
+            Node::Call(p, args) if args.len() <= 2 => {
+                let mut a = [Operand::K(0); 2];
+                for (slot, e) in a.iter_mut().zip(args) {
+                    *slot = operand(e)?;
+                }
+                Op::Call(*p, args.len() as u8, a)
+            }
+            Node::Return => Op::Return,
             _ => return None,
         })
     };
@@ -291,6 +304,35 @@ impl State {
                         pc += 1;
                         Ok(())
                     }),
+                    Op::Call(p, n, args) => {
+                        let mut vals = [0i32; 2];
+                        let mut r = Ok(());
+                        for (v, a) in vals.iter_mut().zip(&args[..n as usize]) {
+                            match self.operand(g, base, *a) {
+                                Ok(x) => *v = x,
+                                Err(f) => {
+                                    r = Err(f);
+                                    break;
+                                }
+                            }
+                        }
+                        if r.is_ok() && self.frames.len() >= MAX_CALL_DEPTH {
+                            r = Err(Fault::CallsTooDeep);
+                        }
+                        if r.is_ok() {
+                            self.set_pc(pc + 1);
+                            self.call(g, p, &vals[..n as usize]);
+                            break;
+                        }
+                        r
+                    }
+                    Op::Return => {
+                        self.pop();
+                        if self.frames.is_empty() {
+                            self.over = true;
+                        }
+                        break;
+                    }
                     Op::Node => {
                         self.set_pc(pc);
                         let mut at = fr;

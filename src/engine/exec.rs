@@ -81,7 +81,7 @@ impl State {
         self.frames.last_mut().expect("frame").pc = pc;
     }
 
-    fn call(&mut self, g: &Program, phase: u16, args: &[i32]) {
+    pub(super) fn call(&mut self, g: &Program, phase: u16, args: &[i32]) {
         let p = &g.phases[phase as usize];
         let base = self.locals.len() as u32;
         self.locals.resize(self.locals.len() + p.locals as usize, 0);
@@ -101,7 +101,7 @@ impl State {
         });
     }
 
-    fn pop(&mut self) -> Frame {
+    pub(super) fn pop(&mut self) -> Frame {
         let f = self.frames.pop().expect("frame");
         self.locals.truncate(f.base as usize);
         self.scratch.truncate(f.scratch as usize);
