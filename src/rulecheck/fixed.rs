@@ -12,7 +12,10 @@
 //!   cards (or enum values) that can be in its collection and that `F`
 //!   does not rule out;
 //! - a **phase's parameter** holds the arguments of every call to it,
-//!   evaluated where the call is (to a fixpoint over the calls);
+//!   evaluated where the call is (to a fixpoint over the calls:
+//!   `fixed_params.rs`);
+//! - a **zone** holds the cards its moves can bring (`fixed_flow.rs`),
+//!   none through a move that the options switch off;
 //! - a card that `start` puts away for good, by a loop at its top level
 //!   (`for c in Z where F { move c to V }`, with nothing before it touching
 //!   `Z`) into a zone `V` that no expression reads, is in no other zone:
@@ -27,16 +30,14 @@
 
 use super::fixed_bounds as bounds;
 use super::gate::Need;
-use crate::hir::{Bind, Expr, Hir, ProcKind, Stmt, StmtKind};
+use crate::hir::{Bind, Expr, Hir, StmtKind};
 use crate::syntax::ast::BinOp;
 use std::collections::BTreeSet;
 
 /// Values a slot can hold, beyond which it is taken as unknown.
-const MAX_VALUES: usize = 512;
+pub(super) const MAX_VALUES: usize = 512;
 /// Combinations of values tried for one expression.
 const MAX_COMBOS: usize = 4096;
-/// Rounds of the fixpoint over the phases' parameters.
-const ROUNDS: usize = 16;
 
 /// The values a local can hold and the options that narrowed them.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -58,19 +59,23 @@ pub enum Binder<'b> {
 
 /// One column's fixed options and what follows from them.
 pub struct Fixed<'a> {
-    hir: &'a Hir,
-    opts: Vec<i32>,
-    players: i32,
+    pub(super) hir: &'a Hir,
+    pub(super) opts: Vec<i32>,
+    pub(super) players: i32,
     /// Cards `start` puts away for good, and the options that chose them.
-    swept: Vec<bool>,
+    pub(super) swept: Vec<bool>,
     /// Per zone, per card: whether the card may ever be in the zone.
-    holds: Vec<Vec<bool>>,
-    swept_read: BTreeSet<u16>,
+    pub(super) holds: Vec<Vec<bool>>,
+    /// Per zone: the options that switched off moves into it.
+    pub(super) cut: Vec<BTreeSet<u16>>,
+    /// Per phase, per local: the zones the card it holds can come from.
+    pub(super) locals: Vec<Vec<Option<BTreeSet<u16>>>>,
+    pub(super) swept_read: BTreeSet<u16>,
     /// Per phase, per parameter: the values it can get.
-    params: Vec<Scope>,
+    pub(super) params: Vec<Scope>,
     /// Per phase, per local: how many statements assign it (a local
     /// assigned more than once, or a parameter assigned, is not followed).
-    assigned: Vec<Vec<u32>>,
+    pub(super) assigned: Vec<Vec<u32>>,
 }
 
 impl<'a> Fixed<'a> {
@@ -83,13 +88,59 @@ impl<'a> Fixed<'a> {
             swept: vec![false; hir.tables.cards.len()],
             swept_read: BTreeSet::new(),
             holds: Vec::new(),
+            cut: Vec::new(),
+            locals: Vec::new(),
             params: Vec::new(),
             assigned,
         };
         f.sweep();
-        f.holds = super::fixed_flow::holds(hir, &f.swept);
+        // the cards a filter lets through depend on the phases'
+        // parameters, which depend on the cards the zones hold: the zones
+        // without the parameters, the parameters, then both again
+        f.flow();
+        f.params = f.param_values();
+        f.flow();
         f.params = f.param_values();
         f
+    }
+
+    /// Which cards each zone may hold, and the options that switched off
+    /// moves into it (`fixed_flow.rs`), with the parameters known so far.
+    fn flow(&mut self) {
+        let width = self.hir.procs.iter().map(|p| p.locals as usize).max();
+        let off = |e: &Expr, want: bool| {
+            let (mut locals, mut read) = (vec![None; width.unwrap_or(0)], Vec::new());
+            let v = self.eval(e, &mut locals, &mut read)?;
+            ((v != 0) != want).then_some(read)
+        };
+        let scopes: Vec<Scope> = (0..self.hir.procs.len())
+            .map(|p| self.scope(p, &[]))
+            .collect();
+        let passes = |p: usize, filter: &Expr, slot: u16, card: usize| {
+            let mut locals = vec![None; width.unwrap_or(0)];
+            if let Some(l) = locals.get_mut(slot as usize) {
+                *l = Some(card as i32);
+            }
+            if self.eval(filter, &mut locals, &mut Vec::new()) == Some(0) {
+                return false;
+            }
+            let Some(mut scope) = scopes.get(p).cloned() else {
+                return true;
+            };
+            if let Some(s) = scope.get_mut(slot as usize) {
+                *s = Some(Known {
+                    vals: BTreeSet::from([card as i32]),
+                    read: BTreeSet::new(),
+                });
+            }
+            let need = Need {
+                expr: filter,
+                want: true,
+            };
+            self.can_hold(&[need], &scope).0
+        };
+        let flow = super::fixed_flow::holds(self.hir, &self.swept, &off, &passes);
+        (self.holds, self.cut, self.locals) = (flow.holds, flow.cut, flow.locals);
     }
 
     /// The value of `e` with its locals' values in `locals` (`None`:
@@ -245,6 +296,21 @@ impl<'a> Fixed<'a> {
     /// Whether the conditions `needs` can all hold together in `scope`
     /// (unknown: they may), and the options read on the way.
     pub fn can_hold(&self, needs: &[Need], scope: &Scope) -> (bool, BTreeSet<u16>) {
+        let (holds, read) = self.jointly(needs, scope);
+        if holds && needs.len() > 1 {
+            // together they may have too many combinations: each alone
+            for n in needs {
+                let (one, r) = self.jointly(std::slice::from_ref(n), scope);
+                if !one {
+                    return (false, r);
+                }
+            }
+        }
+        (holds, read)
+    }
+
+    /// Whether the conditions `needs` can all hold, evaluated together.
+    fn jointly(&self, needs: &[Need], scope: &Scope) -> (bool, BTreeSet<u16>) {
         let mut free = Vec::new();
         let needs = self.known_needs(needs, scope, &mut free);
         let (mut holds, mut read) = (false, Vec::new());
@@ -313,11 +379,18 @@ impl<'a> Fixed<'a> {
             .filter(|c| may(*c))
             .map(|c| c as i32)
             .collect();
-        let read = if self.swept.iter().any(|s| *s) {
+        let mut read = if self.swept.iter().any(|s| *s) {
             self.swept_read.clone()
         } else {
             BTreeSet::new()
         };
+        // the moves switched off matter where they leave a card out
+        if let Expr::Zone(z, _) | Expr::ZoneAll(z) = z
+            && let Some(cut) = self.cut.get(*z as usize)
+            && cards.len() < self.swept.iter().filter(|s| !**s).count()
+        {
+            read.extend(cut);
+        }
         (cards, read)
     }
 
@@ -407,7 +480,26 @@ impl<'a> Fixed<'a> {
                 }
             }
         }
+        // a card not known otherwise is one its zones can hold
+        let zones = self.locals.get(proc);
+        for (s, z) in scope.iter_mut().zip(zones.into_iter().flatten()) {
+            if let (None, Some(z)) = (&s, z) {
+                *s = Some(self.held(z));
+            }
+        }
         scope
+    }
+
+    /// The cards the zones `zones` may hold, with the options that left
+    /// some out.
+    fn held(&self, zones: &BTreeSet<u16>) -> Known {
+        let mut out = Known::default();
+        for z in zones {
+            let (cards, read) = self.cards(&Expr::ZoneAll(*z));
+            out.vals.extend(cards);
+            out.read.extend(read);
+        }
+        out
     }
 
     /// The cards `start` puts away for good (see the module's doc).
@@ -454,131 +546,6 @@ impl<'a> Fixed<'a> {
             }
             super::fixed_flow::zones_in_stmt(self.hir, s, &mut touched, &mut BTreeSet::new());
         }
-    }
-
-    /// Per phase, per parameter: the join of its calls' arguments.
-    fn param_values(&self) -> Vec<Scope> {
-        // a phase is entered by its calls; other procedures by the engine
-        let mut params: Vec<Scope> = self
-            .hir
-            .procs
-            .iter()
-            .map(|p| match p.kind {
-                ProcKind::Phase => vec![Some(Known::default()); p.params.len()],
-                _ => vec![None; p.params.len()],
-            })
-            .collect();
-        for _ in 0..ROUNDS {
-            let mut next = params.clone();
-            let me = Fixed {
-                hir: self.hir,
-                opts: self.opts.clone(),
-                players: self.players,
-                swept: self.swept.clone(),
-                swept_read: self.swept_read.clone(),
-                holds: self.holds.clone(),
-                params: params.clone(),
-                assigned: self.assigned.clone(),
-            };
-            for (pi, p) in self.hir.procs.iter().enumerate() {
-                me.calls(pi, &p.body, &mut Vec::new(), &[], &mut next);
-            }
-            if next == params {
-                return params;
-            }
-            params = next;
-        }
-        // no fixpoint: nothing is known of the parameters
-        self.hir
-            .procs
-            .iter()
-            .map(|p| vec![None; p.params.len()])
-            .collect()
-    }
-
-    /// Join the arguments of the calls in `body` (inside `binds`, where
-    /// `needs` hold) into `out`.
-    fn calls<'b>(
-        &self,
-        pi: usize,
-        body: &'b [Stmt],
-        binds: &mut Vec<Binder<'b>>,
-        needs: &[Need<'b>],
-        out: &mut [Scope],
-    ) {
-        let mark = binds.len();
-        for s in body {
-            let and = |e: Option<&'b Expr>, want: bool| {
-                let mut v = needs.to_vec();
-                if let Some(e) = e {
-                    super::gate::needs(e, want, &mut v);
-                }
-                v
-            };
-            match &s.kind {
-                StmtKind::Call(callee, args) => {
-                    let scope = self.scope(pi, binds);
-                    let Some(slots) = out.get_mut(*callee as usize) else {
-                        continue;
-                    };
-                    for (slot, a) in slots.iter_mut().zip(args) {
-                        let v = self.values(a, needs, &scope);
-                        *slot = match (slot.take(), v) {
-                            (Some(mut x), Some(y)) if x.vals.len() + y.vals.len() <= MAX_VALUES => {
-                                x.vals.extend(y.vals);
-                                x.read.extend(y.read);
-                                Some(x)
-                            }
-                            _ => None,
-                        };
-                    }
-                }
-                StmtKind::Assign(crate::hir::Place::Local(l), _, e) => {
-                    binds.push(Binder::Let(*l, e))
-                }
-                StmtKind::If(c, a, b) => {
-                    self.calls(pi, a, binds, &and(Some(c), true), out);
-                    self.calls(pi, b, binds, &and(Some(c), false), out);
-                }
-                StmtKind::While(c, b) => self.calls(pi, b, binds, &and(Some(c), true), out),
-                StmtKind::For(b, inner) => {
-                    binds.push(Binder::Each(b));
-                    self.calls(pi, inner, binds, &and(b.filter.as_ref(), true), out);
-                    binds.pop();
-                }
-                StmtKind::Choose { arms, .. } | StmtKind::Window { arms, .. } => {
-                    for a in arms {
-                        if let Some(b) = &a.bind {
-                            binds.push(Binder::Each(b));
-                        }
-                        let mut own = needs.to_vec();
-                        for e in a
-                            .guard
-                            .iter()
-                            .chain(a.bind.iter().flat_map(|b| b.filter.iter()))
-                        {
-                            super::gate::needs(e, true, &mut own);
-                        }
-                        self.calls(pi, &a.body, binds, &own, out);
-                        if a.bind.is_some() {
-                            binds.pop();
-                        }
-                    }
-                    if let StmtKind::Choose {
-                        otherwise: Some(o), ..
-                    } = &s.kind
-                    {
-                        self.calls(pi, o, binds, needs, out);
-                    }
-                }
-                _ => {
-                    for b in super::flow::child_blocks(s) {
-                        self.calls(pi, b, binds, needs, out);
-                    }
-                }
-            }
-        }
-        binds.truncate(mark);
     }
 }
 

@@ -5,15 +5,26 @@
 //! they go to; the cards flow along them to a fixpoint.
 //!
 //! Where a card comes from is read off its expression: `top(Z)`,
-//! `bottom(Z)`, `Z[i]`, `first(c in Z ...)`, a loop's or choice's variable
-//! over `Z`, a local assigned from one of those. Where it goes: a zone, a
+//! `bottom(Z)`, `Z[i]`, `first(c in Z where F)` and a loop's or choice's
+//! variable over `Z` (the cards `F` may let through, with the phase's
+//! parameters as `fixed.rs` knows them), a local, a phase's parameter or
+//! a global variable assigned from one of those. Where it goes: a zone, a
 //! board's cell (`cell`, `shift`, a cell of `moves`, `ray` or a region),
-//! a local assigned one of those. Anything else (a variable, a phase's
-//! parameter, `zone_of`) may be any card or any zone.
+//! a local assigned one of those. Anything else (`zone_of`, a per-card
+//! variable) may be any card or any zone. Every card local is given the
+//! zones its card can come from, for `fixed.rs`.
+//!
+//! A move that a column's options switch off moves nothing: one inside a
+//! gate that fails whatever the state (`if use_x == 1` with `use_x = 0`,
+//! `while count(Z) < k` with `k = 0`), or in a phase every call to which
+//! is switched off (`fixed_gates.rs`). The options that switched off
+//! moves into a zone are kept, to name them where the zone then holds
+//! fewer cards.
 //!
 //! Also the zones a statement touches and the zones any expression reads,
 //! for the setup loops that put cards away for good (`fixed.rs`).
 
+use super::fixed_gates::{Off, Opts, each_gated, switched_procs};
 use crate::hir::{Builtin, Expr, Hir, Place, Stmt, StmtKind};
 use crate::syntax::ast::AggKind;
 use std::collections::BTreeSet;
@@ -21,8 +32,29 @@ use std::collections::BTreeSet;
 /// Zones, or any zone (`None`).
 type Zones = Option<BTreeSet<u16>>;
 
+/// Per card: whether it may pass a filter (`None`: any card may).
+type Mask = Option<Vec<bool>>;
+
+/// Where a card can come from: zones and the cards a filter lets through
+/// (`None`: any card from any zone).
+type Src = Option<(BTreeSet<u16>, Mask)>;
+
+/// Whether a filter in a phase may hold with its variable (slot) bound
+/// to a card: `passes(phase, filter, slot, card)`.
+pub type Passes<'o> = dyn Fn(usize, &Expr, u16, usize) -> bool + 'o;
+
+fn join_src(a: Src, b: Src) -> Src {
+    let ((mut za, ma), (zb, mb)) = (a?, b?);
+    za.extend(zb);
+    let m = match (ma, mb) {
+        (Some(x), Some(y)) => Some(x.iter().zip(&y).map(|(a, b)| *a || *b).collect()),
+        _ => None,
+    };
+    Some((za, m))
+}
+
 /// How deep a local's origin is followed.
-const DEPTH: u32 = 8;
+const DEPTH: u32 = 16;
 
 fn join(a: Zones, b: Zones) -> Zones {
     let (mut a, b) = (a?, b?);
@@ -30,25 +62,34 @@ fn join(a: Zones, b: Zones) -> Zones {
     Some(a)
 }
 
+/// A collection and the filter its elements pass.
+type Elem<'a> = (&'a Expr, Option<&'a Expr>);
+
 /// What binds each local of every phase: an element of a collection, or a
 /// value (every statement that assigns it); a parameter, the arguments of
 /// every call.
-struct Origins<'a> {
+struct Origins<'a, 'o> {
     hir: &'a Hir,
-    /// Per phase, per local.
-    elem: Vec<Vec<Vec<&'a Expr>>>,
+    passes: &'o Passes<'o>,
+    /// Per phase, per local: the collections it is an element of (with
+    /// their filters), the values assigned to it.
+    elem: Vec<Vec<Vec<Elem<'a>>>>,
     value: Vec<Vec<Vec<&'a Expr>>>,
     /// Per phase: its calls (the calling phase and the arguments).
     calls: Vec<Vec<(usize, &'a [Expr])>>,
+    /// Per global variable: the values assigned to it (and the phase).
+    global: Vec<Vec<(usize, &'a Expr)>>,
 }
 
-impl<'a> Origins<'a> {
-    fn of(hir: &'a Hir) -> Origins<'a> {
+impl<'a, 'o> Origins<'a, 'o> {
+    fn of(hir: &'a Hir, passes: &'o Passes<'o>) -> Origins<'a, 'o> {
         let mut o = Origins {
             hir,
+            passes,
             elem: Vec::new(),
             value: Vec::new(),
             calls: vec![Vec::new(); hir.procs.len()],
+            global: hir.tables.vars.iter().map(|v| vec![(0, &v.init)]).collect(),
         };
         for (pi, p) in hir.procs.iter().enumerate() {
             let n = p.locals as usize;
@@ -58,16 +99,26 @@ impl<'a> Origins<'a> {
                     v.push(e);
                 }
             };
+            let mut push_elem = |l: u16, e: Elem<'a>| {
+                if let Some(v) = elem.get_mut(l as usize) {
+                    v.push(e);
+                }
+            };
             each(&p.body, &mut |s| match &s.kind {
                 StmtKind::Assign(Place::Local(l), _, e) => push(&mut value, *l, e),
-                StmtKind::For(b, _) => push(&mut elem, b.slot, &b.coll),
+                StmtKind::Assign(Place::Global(g), _, e) => {
+                    if let Some(v) = o.global.get_mut(*g as usize) {
+                        v.push((pi, e));
+                    }
+                }
+                StmtKind::For(b, _) => push_elem(b.slot, (&b.coll, b.filter.as_ref())),
                 StmtKind::Choose { arms, .. } | StmtKind::Window { arms, .. } => {
                     for a in arms {
                         if let Some(b) = &a.bind {
-                            push(&mut elem, b.slot, &b.coll);
+                            push_elem(b.slot, (&b.coll, b.filter.as_ref()));
                         }
                         if let Some((slot, coll)) = &a.also {
-                            push(&mut elem, *slot, coll);
+                            push_elem(*slot, (coll, None));
                         }
                     }
                 }
@@ -96,7 +147,7 @@ impl<'a> Origins<'a> {
         &self,
         p: usize,
         s: u16,
-    ) -> Option<(&[&'a Expr], &[&'a Expr], Vec<(usize, &'a Expr)>)> {
+    ) -> Option<(&[Elem<'a>], &[&'a Expr], Vec<(usize, &'a Expr)>)> {
         let proc = self.hir.procs.get(p)?;
         let (e, v) = (
             self.elem.get(p)?.get(s as usize)?,
@@ -116,24 +167,35 @@ impl<'a> Origins<'a> {
         Some((e.as_slice(), v.as_slice(), args))
     }
 
-    /// The zones a card-valued expression's card can come from.
-    fn source(&self, p: usize, e: &Expr, args: &[(u16, &Expr)], depth: u32) -> Zones {
+    /// The cards a filter lets through, its variable in `slot`.
+    fn mask(&self, p: usize, filter: Option<&Expr>, slot: u16) -> Mask {
+        let (n, filter) = (self.hir.tables.card_home.len(), filter?);
+        Some((0..n).map(|c| (self.passes)(p, filter, slot, c)).collect())
+    }
+
+    /// The zones a card-valued expression's card can come from, and the
+    /// cards the filters it was taken with let through.
+    fn source(&self, p: usize, e: &Expr, args: &[(u16, &Expr)], depth: u32) -> Src {
         if depth > DEPTH {
             return None;
         }
         match e {
-            Expr::Nothing => Some(BTreeSet::new()),
+            Expr::Nothing => Some((BTreeSet::new(), None)),
             Expr::Call(Builtin::Top | Builtin::Bottom, a) => {
-                self.zones(p, a.first()?, args, depth + 1)
+                Some((self.zones(p, a.first()?, args, depth + 1)?, None))
             }
-            Expr::Index(z, _) => self.zones(p, z, args, depth + 1),
+            Expr::Index(z, _) => Some((self.zones(p, z, args, depth + 1)?, None)),
             Expr::Agg {
                 kind: AggKind::First,
+                slot,
                 coll,
+                filter,
                 body: None,
-                ..
-            } => self.zones(p, coll, args, depth + 1),
-            Expr::Cond(_, a, b) => join(
+            } => Some((
+                self.zones(p, coll, args, depth + 1)?,
+                self.mask(p, filter.as_deref(), *slot),
+            )),
+            Expr::Cond(_, a, b) => join_src(
                 self.source(p, a, args, depth + 1),
                 self.source(p, b, args, depth + 1),
             ),
@@ -142,25 +204,43 @@ impl<'a> Origins<'a> {
                 inner.extend(binds.iter().map(|(s, x)| (*s, x)));
                 self.source(p, body, &inner, depth + 1)
             }
+            Expr::Global(g) => {
+                let mut out = None;
+                for (q, v) in self.global.get(*g as usize)? {
+                    acc(&mut out, self.source(*q, v, &[], depth + 1));
+                }
+                joined(out)
+            }
             Expr::Local(s) => {
                 if let Some((_, x)) = args.iter().rev().find(|(b, _)| b == s) {
                     return self.source(p, x, &[], depth + 1);
                 }
                 let (elems, values, calls) = self.binders(p, *s)?;
-                let mut out = Some(BTreeSet::new());
-                for c in elems {
-                    out = join(out, self.zones(p, c, &[], depth + 1));
+                let mut out = None;
+                for (c, filter) in elems {
+                    let zones = self.zones(p, c, &[], depth + 1)?;
+                    acc(&mut out, Some((zones, self.mask(p, *filter, *s))));
                 }
                 for v in values {
-                    out = join(out, self.source(p, v, &[], depth + 1));
+                    acc(&mut out, self.source(p, v, &[], depth + 1));
                 }
                 for (caller, a) in calls {
-                    out = join(out, self.source(caller, a, &[], depth + 1));
+                    acc(&mut out, self.source(caller, a, &[], depth + 1));
                 }
-                out
+                joined(out)
             }
             _ => None,
         }
+    }
+
+    /// The zones the card in local `s` of phase `p` can come from, if it
+    /// holds a card.
+    fn card_zones(&self, p: usize, s: u16) -> Option<Opts> {
+        let ty = self.hir.procs.get(p)?.local_types.get(s as usize)?;
+        if !matches!(ty, crate::hir::Ty::Card) {
+            return None;
+        }
+        self.source(p, &Expr::Local(s), &[], 0).map(|(z, _)| z)
     }
 
     /// The zones a zone-valued (or collection) expression may name.
@@ -195,7 +275,7 @@ impl<'a> Origins<'a> {
                 }
                 let (elems, values, calls) = self.binders(p, *s)?;
                 let mut out = Some(BTreeSet::new());
-                for c in elems {
+                for (c, _) in elems {
                     // an element of a collection of cells is a cell
                     out = join(out, self.cells(c));
                 }
@@ -223,6 +303,19 @@ impl<'a> Origins<'a> {
     }
 }
 
+/// Join `next` into `out` (`None`: nothing joined yet).
+fn acc(out: &mut Option<Src>, next: Src) {
+    *out = Some(match out.take() {
+        None => next,
+        Some(o) => join_src(o, next),
+    });
+}
+
+/// What was joined, or no card at all.
+fn joined(out: Option<Src>) -> Src {
+    out.unwrap_or(Some((BTreeSet::new(), None)))
+}
+
 /// Call `f` on every statement of a block, outer before inner.
 fn each<'a>(block: &'a [Stmt], f: &mut impl FnMut(&'a Stmt)) {
     for s in block {
@@ -233,30 +326,64 @@ fn each<'a>(block: &'a [Stmt], f: &mut impl FnMut(&'a Stmt)) {
     }
 }
 
+/// Where the cards go, with a column's options fixed.
+pub struct Flow {
+    /// Per zone, per card: whether the card may ever be in the zone.
+    pub holds: Vec<Vec<bool>>,
+    /// Per zone: the options that switched off moves into it.
+    pub cut: Vec<Opts>,
+    /// Per phase, per local: the zones the card it holds can come from
+    /// (`None`: anywhere, or it is no card).
+    pub locals: Vec<Vec<Option<Opts>>>,
+}
+
 /// Per zone, per card: whether the card may ever be in the zone (`swept`:
-/// the cards put away for good, which no rule can name again).
-pub fn holds(hir: &Hir, swept: &[bool]) -> Vec<Vec<bool>> {
+/// the cards put away for good, which no rule can name again); and per
+/// zone, the options that switched off moves that could have put cards
+/// there. A move inside a gate that fails whatever the state (`off`), or
+/// in a phase every call to which is, moves nothing.
+pub fn holds(hir: &Hir, swept: &[bool], off: &Off, passes: &Passes) -> Flow {
     let (nz, nc) = (hir.tables.zones.len(), swept.len());
-    let mut edges: Vec<(Zones, Zones)> = Vec::new();
-    let o = Origins::of(hir);
+    let mut edges: Vec<(Src, Zones)> = Vec::new();
+    let mut cut = vec![Opts::new(); nz];
+    let o = Origins::of(hir, passes);
+    let all = |z: Zones| z.map(|z| (z, None));
+    let dead = switched_procs(hir, off);
     for (p, proc) in hir.procs.iter().enumerate() {
-        super::flow::walk(&proc.body, &mut |s| match &s.kind {
-            StmtKind::Move { what, to, .. } => {
-                edges.push((o.source(p, what, &[], 0), o.zones(p, to, &[], 0)));
-            }
-            StmtKind::MoveAll { from, to, .. } | StmtKind::Deal(_, from, to) => {
-                edges.push((o.zones(p, from, &[], 0), o.zones(p, to, &[], 0)));
-            }
-            StmtKind::Swap(a, b) => {
-                let at = |e: &Expr| match e {
-                    Expr::Zone(..) | Expr::ZoneAll(_) => o.zones(p, e, &[], 0),
-                    _ => o.source(p, e, &[], 0),
+        each_gated(&proc.body, off, dead[p].as_ref(), &mut |s, sw| {
+            let found = match &s.kind {
+                StmtKind::Move { what, to, .. } => {
+                    vec![(o.source(p, what, &[], 0), o.zones(p, to, &[], 0))]
+                }
+                StmtKind::MoveAll { from, to, .. } | StmtKind::Deal(_, from, to) => {
+                    vec![(all(o.zones(p, from, &[], 0)), o.zones(p, to, &[], 0))]
+                }
+                StmtKind::Swap(a, b) => {
+                    let at = |e: &Expr| match e {
+                        Expr::Zone(..) | Expr::ZoneAll(_) => all(o.zones(p, e, &[], 0)),
+                        _ => o.source(p, e, &[], 0),
+                    };
+                    let (x, y) = (at(a), at(b));
+                    let zones = |s: &Src| s.as_ref().map(|(z, _)| z.clone());
+                    vec![(x.clone(), zones(&y)), (y, zones(&x))]
+                }
+                _ => return,
+            };
+            let Some(read) = sw else {
+                edges.extend(found);
+                return;
+            };
+            for (_, to) in found {
+                let to: Vec<usize> = match to {
+                    None => (0..nz).collect(),
+                    Some(zs) => zs.iter().map(|z| *z as usize).collect(),
                 };
-                let (x, y) = (at(a), at(b));
-                edges.push((x.clone(), y.clone()));
-                edges.push((y, x));
+                for z in to {
+                    if let Some(c) = cut.get_mut(z) {
+                        c.extend(read);
+                    }
+                }
             }
-            _ => {}
         });
     }
     let mut holds = vec![vec![false; nc]; nz];
@@ -273,10 +400,13 @@ pub fn holds(hir: &Hir, swept: &[bool]) -> Vec<Vec<bool>> {
         for (from, to) in &edges {
             let cards: Vec<bool> = match from {
                 None => free.clone(),
-                Some(zs) => (0..nc)
+                Some((zs, mask)) => (0..nc)
                     .map(|c| {
-                        zs.iter()
-                            .any(|z| holds.get(*z as usize).is_some_and(|h| h[c]))
+                        mask.as_ref()
+                            .is_none_or(|m| m.get(c).copied().unwrap_or(true))
+                            && zs
+                                .iter()
+                                .any(|z| holds.get(*z as usize).is_some_and(|h| h[c]))
                     })
                     .collect(),
             };
@@ -298,7 +428,13 @@ pub fn holds(hir: &Hir, swept: &[bool]) -> Vec<Vec<bool>> {
         }
     }
     // a card put away for good is in no zone a rule can read
-    holds
+    let locals = hir
+        .procs
+        .iter()
+        .enumerate()
+        .map(|(p, proc)| (0..proc.locals).map(|l| o.card_zones(p, l)).collect())
+        .collect();
+    Flow { holds, cut, locals }
 }
 
 /// Zones an expression names.

@@ -54,6 +54,8 @@ mod fires;
 mod fixed;
 mod fixed_bounds;
 mod fixed_flow;
+mod fixed_gates;
+mod fixed_params;
 mod flow;
 mod gate;
 mod html;

@@ -195,7 +195,7 @@ fn gated_note(input: &Input, g: &Gated) -> String {
             })
             .collect();
         return format!(
-            "{place} never ran: switched off by the options ({}) through what its conditions read (a card's attribute, a function, a phase's parameter); check it with --vary {first}=...",
+            "{place} never ran: switched off by the options ({}) through what its conditions read (a card's attribute, a function, a phase's parameter, the cards a zone can hold); check it with --vary {first}=...",
             set.join(", ")
         );
     }

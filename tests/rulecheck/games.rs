@@ -351,3 +351,40 @@ fn code_switched_off_through_attributes_and_parameters_is_a_note() {
     let out = run(&["gold=1", "stars=1", "extra=1"]);
     assert!(!out.contains("through what its conditions read"), "{out}");
 }
+
+/// Code inside a loop or a choice over a zone that can hold no card with
+/// the run's options (the moves that fill it are behind a gate the options
+/// close, here in a phase called only from there) is a note naming the
+/// options, not a warning; with the option on, it runs.
+#[test]
+fn code_switched_off_through_the_zones_is_a_note() {
+    let file = "tests/rulecheck/variants/switched_zones.rules";
+    let run = |set: &[&str]| {
+        let mut args = vec![
+            file,
+            "--games",
+            "300",
+            "--explore",
+            "0",
+            "--deny",
+            "warnings",
+        ];
+        for s in set {
+            args.extend(["--set", s]);
+        }
+        let (code, out, err) = rulecheck(&args);
+        assert_eq!(code, 0, "{set:?}:\n{out}{err}");
+        out
+    };
+    let note = |line: u32| {
+        format!(
+            "note: line {line} never ran: switched off by the options (bonus = 0) through what its conditions read"
+        )
+    };
+    let out = run(&[]);
+    // the loop over the stash, and the option to cash a chip from it
+    assert!(out.contains(&note(48)), "{out}");
+    assert!(out.contains(&note(61)), "{out}");
+    let out = run(&["bonus=1"]);
+    assert!(!out.contains("never ran"), "{out}");
+}

@@ -20,11 +20,12 @@ use super::{Context, Level, Lint, Pass};
 use crate::check::hir::{Arm, Place, ProcKind, Stmt, StmtKind};
 use crate::diag::{Diagnostic, Span};
 use crate::graph::{Node, Phase};
-use crate::rulecheck::fixed::{Binder, Fixed};
+use crate::rulecheck::fixed::{Binder, Fixed, Scope};
 use crate::rulecheck::flow;
 use crate::rulecheck::gate::{self, Need};
 use crate::rulecheck::stats::Layout;
 use std::cell::OnceCell;
+use std::collections::BTreeSet;
 use std::rc::Rc;
 
 pub static LINT: Lint = Lint {
@@ -163,18 +164,26 @@ impl<'a, 'b> Walk<'a, 'b> {
             });
             return true;
         }
-        if needs.is_empty() || self.cov.columns.is_empty() {
+        if self.cov.columns.is_empty() {
             return false;
         }
-        // through what the conditions read, all together
+        // through what the conditions read, all together, or through a
+        // loop's or choice's collection that can hold nothing
         let cx = self.cx;
         let fixed = self.fixed.get_or_init(|| {
             let cols = &self.cov.columns;
             cols.iter().map(|(o, p)| cx.fixed(o, *p)).collect()
         });
-        let mut read = std::collections::BTreeSet::new();
+        let mut read = BTreeSet::new();
         for f in fixed {
             let scope = f.scope(self.phase, &self.binds);
+            if let Some(r) = nothing_bound(&self.binds, &scope) {
+                read.extend(r);
+                continue;
+            }
+            if needs.is_empty() {
+                return false;
+            }
             let (holds, r) = f.can_hold(needs, &scope);
             if holds {
                 return false;
@@ -321,6 +330,19 @@ impl<'a, 'b> Walk<'a, 'b> {
             }
         }
     }
+}
+
+/// The options that leave a loop's or choice's variable around the code
+/// nothing to hold (its zone can hold no card with these options: the
+/// moves that would fill it are switched off), if they do.
+fn nothing_bound(binds: &[Binder], scope: &Scope) -> Option<BTreeSet<u16>> {
+    binds.iter().find_map(|b| match b {
+        Binder::Each(b) => match scope.get(b.slot as usize) {
+            Some(Some(k)) if k.vals.is_empty() && !k.read.is_empty() => Some(k.read.clone()),
+            _ => None,
+        },
+        Binder::Let(..) => None,
+    })
 }
 
 /// An arm's quoted label, from its opening quote to the closing one.
