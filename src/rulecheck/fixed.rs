@@ -15,7 +15,9 @@
 //!   evaluated where the call is (to a fixpoint over the calls:
 //!   `fixed_params.rs`);
 //! - a **zone** holds the cards its moves can bring (`fixed_flow.rs`),
-//!   none through a move that the options switch off;
+//!   none through a move that the options switch off (a note names the
+//!   options that cut moves into it, and the options that put cards away
+//!   where cards of their deck can reach it);
 //! - a card that `start` puts away for good, by a loop at its top level
 //!   (`for c in Z where F { move c to V }`, with nothing before it touching
 //!   `Z`) into a zone `V` that no expression reads, is in no other zone:
@@ -379,7 +381,15 @@ impl<'a> Fixed<'a> {
             .filter(|c| may(*c))
             .map(|c| c as i32)
             .collect();
-        let mut read = if self.swept.iter().any(|s| *s) {
+        // putting cards away matters where cards of their deck's zone can go
+        let home = |c: usize| self.hir.tables.card_home.get(c).copied();
+        let homes: BTreeSet<Option<u16>> = (0..self.swept.len())
+            .filter(|c| self.swept[*c])
+            .map(home)
+            .collect();
+        let put_away = |c: &i32| homes.contains(&home(*c as usize));
+        let near = !matches!(z, Expr::Zone(..) | Expr::ZoneAll(_)) || cards.iter().any(put_away);
+        let mut read = if near && self.swept.iter().any(|s| *s) {
             self.swept_read.clone()
         } else {
             BTreeSet::new()

@@ -35,22 +35,22 @@ type Zones = Option<BTreeSet<u16>>;
 /// Per card: whether it may pass a filter (`None`: any card may).
 type Mask = Option<Vec<bool>>;
 
-/// Where a card can come from: zones and the cards a filter lets through
-/// (`None`: any card from any zone).
-type Src = Option<(BTreeSet<u16>, Mask)>;
+/// Where a card can come from: zones, the cards a filter lets through,
+/// and whether it may be `none` (`None`: any card from any zone, or none).
+type Src = Option<(BTreeSet<u16>, Mask, bool)>;
 
 /// Whether a filter in a phase may hold with its variable (slot) bound
 /// to a card: `passes(phase, filter, slot, card)`.
 pub type Passes<'o> = dyn Fn(usize, &Expr, u16, usize) -> bool + 'o;
 
 fn join_src(a: Src, b: Src) -> Src {
-    let ((mut za, ma), (zb, mb)) = (a?, b?);
+    let ((mut za, ma, na), (zb, mb, nb)) = (a?, b?);
     za.extend(zb);
     let m = match (ma, mb) {
         (Some(x), Some(y)) => Some(x.iter().zip(&y).map(|(a, b)| *a || *b).collect()),
         _ => None,
     };
-    Some((za, m))
+    Some((za, m, na || nb))
 }
 
 /// How deep a local's origin is followed.
@@ -180,11 +180,11 @@ impl<'a, 'o> Origins<'a, 'o> {
             return None;
         }
         match e {
-            Expr::Nothing => Some((BTreeSet::new(), None)),
+            Expr::Nothing => Some((BTreeSet::new(), None, true)),
             Expr::Call(Builtin::Top | Builtin::Bottom, a) => {
-                Some((self.zones(p, a.first()?, args, depth + 1)?, None))
+                Some((self.zones(p, a.first()?, args, depth + 1)?, None, false))
             }
-            Expr::Index(z, _) => Some((self.zones(p, z, args, depth + 1)?, None)),
+            Expr::Index(z, _) => Some((self.zones(p, z, args, depth + 1)?, None, false)),
             Expr::Agg {
                 kind: AggKind::First,
                 slot,
@@ -194,6 +194,7 @@ impl<'a, 'o> Origins<'a, 'o> {
             } => Some((
                 self.zones(p, coll, args, depth + 1)?,
                 self.mask(p, filter.as_deref(), *slot),
+                true,
             )),
             Expr::Cond(_, a, b) => join_src(
                 self.source(p, a, args, depth + 1),
@@ -219,7 +220,7 @@ impl<'a, 'o> Origins<'a, 'o> {
                 let mut out = None;
                 for (c, filter) in elems {
                     let zones = self.zones(p, c, &[], depth + 1)?;
-                    acc(&mut out, Some((zones, self.mask(p, *filter, *s))));
+                    acc(&mut out, Some((zones, self.mask(p, *filter, *s), false)));
                 }
                 for v in values {
                     acc(&mut out, self.source(p, v, &[], depth + 1));
@@ -240,7 +241,9 @@ impl<'a, 'o> Origins<'a, 'o> {
         if !matches!(ty, crate::hir::Ty::Card) {
             return None;
         }
-        self.source(p, &Expr::Local(s), &[], 0).map(|(z, _)| z)
+        // a card that may be `none` is not one of the zones' cards
+        let (zones, _, none) = self.source(p, &Expr::Local(s), &[], 0)?;
+        (!none).then_some(zones)
     }
 
     /// The zones a zone-valued (or collection) expression may name.
@@ -313,7 +316,7 @@ fn acc(out: &mut Option<Src>, next: Src) {
 
 /// What was joined, or no card at all.
 fn joined(out: Option<Src>) -> Src {
-    out.unwrap_or(Some((BTreeSet::new(), None)))
+    out.unwrap_or(Some((BTreeSet::new(), None, true)))
 }
 
 /// Call `f` on every statement of a block, outer before inner.
@@ -347,7 +350,7 @@ pub fn holds(hir: &Hir, swept: &[bool], off: &Off, passes: &Passes) -> Flow {
     let mut edges: Vec<(Src, Zones)> = Vec::new();
     let mut cut = vec![Opts::new(); nz];
     let o = Origins::of(hir, passes);
-    let all = |z: Zones| z.map(|z| (z, None));
+    let all = |z: Zones| z.map(|z| (z, None, false));
     let dead = switched_procs(hir, off);
     for (p, proc) in hir.procs.iter().enumerate() {
         each_gated(&proc.body, off, dead[p].as_ref(), &mut |s, sw| {
@@ -364,7 +367,7 @@ pub fn holds(hir: &Hir, swept: &[bool], off: &Off, passes: &Passes) -> Flow {
                         _ => o.source(p, e, &[], 0),
                     };
                     let (x, y) = (at(a), at(b));
-                    let zones = |s: &Src| s.as_ref().map(|(z, _)| z.clone());
+                    let zones = |s: &Src| s.as_ref().map(|(z, ..)| z.clone());
                     vec![(x.clone(), zones(&y)), (y, zones(&x))]
                 }
                 _ => return,
@@ -400,7 +403,7 @@ pub fn holds(hir: &Hir, swept: &[bool], off: &Off, passes: &Passes) -> Flow {
         for (from, to) in &edges {
             let cards: Vec<bool> = match from {
                 None => free.clone(),
-                Some((zs, mask)) => (0..nc)
+                Some((zs, mask, _)) => (0..nc)
                     .map(|c| {
                         mask.as_ref()
                             .is_none_or(|m| m.get(c).copied().unwrap_or(true))
