@@ -151,15 +151,53 @@ pub fn play(
     max_decisions: Option<u32>,
 ) -> Result<(State, Playout), EngineError> {
     let mut state = start(game, players, seed, options, obs)?;
-    if obs.after(game, &state, 0).is_break() {
-        let stopped = Playout {
+    let run = play_set_up(game, &mut state, picker, obs, buf, max_decisions);
+    Ok((state, run))
+}
+
+/// Like [`play`], in `slot`'s state when it holds one ([`State::restart`]:
+/// the same game in the same buffers, nothing allocated when the player
+/// count and options are those of its last game), else in a new state
+/// left in `slot`. A batch keeps one slot per thread; the games played
+/// are those [`play`] plays. The error is a fault at setup (the state
+/// stays in `slot`, to be restarted again).
+pub fn play_in<'s>(
+    game: &Game,
+    slot: &'s mut Option<State>,
+    (players, seed, options): (usize, u64, &[i32]),
+    picker: &mut impl Picker,
+    obs: &mut impl Observer,
+    buf: &mut Vec<Action>,
+    max_decisions: Option<u32>,
+) -> Result<(&'s State, Playout), EngineError> {
+    let state = match slot {
+        Some(s) => {
+            s.restart_observed(game, players, seed, options, &mut |p, n| obs.node(p, n))?;
+            s
+        }
+        None => slot.insert(start(game, players, seed, options, obs)?),
+    };
+    let run = play_set_up(game, state, picker, obs, buf, max_decisions);
+    Ok((state, run))
+}
+
+/// Play a game just set up: `obs.after` sees it first, then
+/// [`play_from`].
+fn play_set_up(
+    game: &Game,
+    state: &mut State,
+    picker: &mut impl Picker,
+    obs: &mut impl Observer,
+    buf: &mut Vec<Action>,
+    max_decisions: Option<u32>,
+) -> Playout {
+    if obs.after(game, state, 0).is_break() {
+        return Playout {
             stop: Stop::Observer,
             taken: 0,
         };
-        return Ok((state, stopped));
     }
-    let run = play_from(game, &mut state, picker, obs, buf, max_decisions);
-    Ok((state, run))
+    play_from(game, state, picker, obs, buf, max_decisions)
 }
 
 /// One game that went wrong: enough to replay it to the step in question.

@@ -5,7 +5,7 @@
 
 use grail::agent::{Agent, AgentKind, GreedyAgent, RandomAgent};
 use grail::sim::{
-    GameOutcome, KEEP_INCIDENTS, SimConfig, SimReport, game_seed, play_game, simulate,
+    GameOutcome, KEEP_INCIDENTS, SimConfig, SimReport, game_seed, play_game, play_game_in, simulate,
 };
 use grail::{Game, State};
 
@@ -98,6 +98,39 @@ fn a_game_replays_alone_as_in_its_batch() {
         panic!("{a:?}")
     };
     assert_eq!(decisions as usize, seen.len());
+}
+
+#[test]
+fn a_thread_reusing_one_state_plays_the_games_fresh_states_play() {
+    // One slot kept across games, table sizes and agents, as a batch's
+    // thread keeps it: every game is the one a fresh state plays.
+    let game = tamoul();
+    let (mut slot, mut buf) = (None, Vec::new());
+    let tables = [
+        (4, vec![AgentKind::Random]),
+        (2, vec![AgentKind::Greedy, AgentKind::Random]),
+        (5, vec![AgentKind::Random]),
+        (5, vec![AgentKind::Random]),
+    ];
+    let mut played = 0;
+    for (players, agents) in tables {
+        let mut cfg = config(&game, players, 1, 9);
+        cfg.agents = agents;
+        cfg.check_conservation = true;
+        for index in 0..25 {
+            let (mut seen, mut again) = (Vec::new(), Vec::new());
+            let fresh = play_game(&game, &cfg, index, &mut buf, &mut |_, a| seen.push(a));
+            let reused = play_game_in(&game, &cfg, index, &mut slot, &mut buf, &mut |_, a| {
+                again.push(a)
+            });
+            assert_eq!(fresh, reused, "{players} players, game {index}");
+            assert_eq!(seen, again, "{players} players, game {index}");
+            assert!(matches!(fresh.outcome, GameOutcome::Finished { .. }));
+            played += seen.len();
+        }
+    }
+    assert!(slot.is_some());
+    assert!(played > 1000, "{played} decisions");
 }
 
 #[test]

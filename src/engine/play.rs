@@ -78,11 +78,23 @@ impl State {
         seed: u64,
         options: &[i32],
     ) -> Result<(), EngineError> {
+        self.restart_observed(game, players, seed, options, &mut |_, _| {})
+    }
+
+    /// Like [`State::restart`], telling `visit` every (phase, node) executed.
+    pub fn restart_observed(
+        &mut self,
+        game: &Game,
+        players: usize,
+        seed: u64,
+        options: &[i32],
+        visit: &mut impl FnMut(u16, u32),
+    ) -> Result<(), EngineError> {
         let g = game.graph();
         check_setup(game, players, options)?;
         self.reset_to(g, players, seed, options)
             .map_err(|m| EngineError::Setup(SetupError::Start(m)))?;
-        self.run_with(g, &mut |_, _| {})
+        self.run_with(g, visit)
             .map_err(|(m, at)| self.fault(game, m, at))?;
         self.finish(game)
     }

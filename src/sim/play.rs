@@ -118,6 +118,21 @@ pub fn play_game(
     buf: &mut Vec<Action>,
     watch: &mut dyn FnMut(&State, Action),
 ) -> GameResult {
+    play_game_in(game, cfg, index, &mut None, buf, watch)
+}
+
+/// Like [`play_game`], in `slot`'s state when it holds one (restarted in
+/// its own buffers, see [`playout::play_in`]), else in a new state left
+/// there: a thread of a batch keeps one slot for all its games. The
+/// result is the one [`play_game`] gives.
+pub fn play_game_in(
+    game: &Game,
+    cfg: &SimConfig,
+    index: u64,
+    slot: &mut Option<State>,
+    buf: &mut Vec<Action>,
+    watch: &mut dyn FnMut(&State, Action),
+) -> GameResult {
     let seed = game_seed(cfg.seed, index);
     let mut agents: Vec<Box<dyn Agent + Send>> = (0..cfg.players)
         .map(|p| cfg.seat_agent(p, index).build(agent_seed(seed, p)))
@@ -139,8 +154,9 @@ pub fn play_game(
         moves: 0,
         failing_move: false,
     };
-    let played = playout::play(
+    let played = playout::play_in(
         game,
+        slot,
         (cfg.players, seed, &cfg.options),
         &mut seats(&mut agents, distinct),
         &mut obs,
@@ -169,7 +185,7 @@ pub fn play_game(
             "still running after {taken} decisions ({} turns)",
             state.turns()
         )),
-        Stop::Stuck => GameOutcome::Stuck(stuck_message(game, &state)),
+        Stop::Stuck => GameOutcome::Stuck(stuck_message(game, state)),
         Stop::Fault(e) => {
             result.failing_move = true;
             GameOutcome::Fault(format!("after {taken} decisions: {e}"))
@@ -278,14 +294,17 @@ pub fn simulate_each(
     let work = || {
         (cfg.first..cfg.first.saturating_add(cfg.games))
             .into_par_iter()
-            .map_init(Vec::new, |buf, i| {
-                if stop.load(Ordering::Relaxed) {
-                    return None;
-                }
-                let r = play_game(game, cfg, i, buf, &mut |_, _| {});
-                each(&r);
-                Some(r)
-            })
+            .map_init(
+                || (None, Vec::new()),
+                |(slot, buf), i| {
+                    if stop.load(Ordering::Relaxed) {
+                        return None;
+                    }
+                    let r = play_game_in(game, cfg, i, slot, buf, &mut |_, _| {});
+                    each(&r);
+                    Some(r)
+                },
+            )
             .fold(
                 || SimReport::empty(game, cfg),
                 |mut rep, r| {
