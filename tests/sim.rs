@@ -5,7 +5,8 @@
 
 use grail::agent::{Agent, AgentKind, GreedyAgent, RandomAgent};
 use grail::sim::{
-    GameOutcome, KEEP_INCIDENTS, SimConfig, SimReport, game_seed, play_game, play_game_in, simulate,
+    GameOutcome, KEEP_INCIDENTS, SimConfig, SimReport, Worker, game_seed, play_game, play_game_in,
+    simulate,
 };
 use grail::{Game, State};
 
@@ -102,10 +103,10 @@ fn a_game_replays_alone_as_in_its_batch() {
 
 #[test]
 fn a_thread_reusing_one_state_plays_the_games_fresh_states_play() {
-    // One slot kept across games, table sizes and agents, as a batch's
+    // One worker (state and agents) kept across games, table sizes and agents, as a batch's
     // thread keeps it: every game is the one a fresh state plays.
     let game = tamoul();
-    let (mut slot, mut buf) = (None, Vec::new());
+    let (mut worker, mut buf) = (Worker::default(), Vec::new());
     let tables = [
         (4, vec![AgentKind::Random]),
         (2, vec![AgentKind::Greedy, AgentKind::Random]),
@@ -120,16 +121,13 @@ fn a_thread_reusing_one_state_plays_the_games_fresh_states_play() {
         for index in 0..25 {
             let (mut seen, mut again) = (Vec::new(), Vec::new());
             let fresh = play_game(&game, &cfg, index, &mut buf, &mut |_, a| seen.push(a));
-            let reused = play_game_in(&game, &cfg, index, &mut slot, &mut buf, &mut |_, a| {
-                again.push(a)
-            });
+            let reused = play_game_in(&game, &cfg, index, &mut worker, &mut |_, a| again.push(a));
             assert_eq!(fresh, reused, "{players} players, game {index}");
             assert_eq!(seen, again, "{players} players, game {index}");
             assert!(matches!(fresh.outcome, GameOutcome::Finished { .. }));
             played += seen.len();
         }
     }
-    assert!(slot.is_some());
     assert!(played > 1000, "{played} decisions");
 }
 
@@ -174,6 +172,32 @@ fn agents_pick_a_legal_action_and_are_deterministic() {
     );
     assert_eq!(RandomAgent::new(5).choose(&game, &state, &actions[..1]), 0);
     assert_eq!(GreedyAgent::new(5).choose(&game, &state, &actions[..1]), 0);
+}
+
+#[test]
+fn a_reseeded_random_agent_picks_as_a_new_one() {
+    let game = tamoul();
+    let mut state = State::new(&game, 3, 9, &game.default_options()).unwrap();
+    state.apply(&game, state.legal_actions(&game)[0]).unwrap();
+    let actions = state.legal_actions(&game);
+    let mut used = AgentKind::Random.build(5);
+    let before: Vec<usize> = (0..30)
+        .map(|_| used.choose(&game, &state, &actions))
+        .collect();
+    assert!(used.reseed(8));
+    let mut fresh = AgentKind::Random.build(8);
+    let (a, b): (Vec<usize>, Vec<usize>) = (0..30)
+        .map(|_| {
+            (
+                used.choose(&game, &state, &actions),
+                fresh.choose(&game, &state, &actions),
+            )
+        })
+        .unzip();
+    assert_eq!(a, b);
+    assert_ne!(a, before, "another seed picks otherwise");
+    // Agents that do not reseed say so, and a batch builds them afresh.
+    assert!(!AgentKind::Greedy.build(1).reseed(2));
 }
 
 const SMALL: &str = r#"

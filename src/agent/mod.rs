@@ -28,6 +28,13 @@ pub trait Agent {
     /// player `state.chooser()`.
     fn choose(&mut self, game: &Game, state: &State, actions: &[Action]) -> usize;
 
+    /// Become the agent [`AgentKind::build`] makes with `seed`, in place
+    /// (a batch reuses its agents from game to game); false when this
+    /// agent cannot, and a new one must be built.
+    fn reseed(&mut self, _seed: u64) -> bool {
+        false
+    }
+
     /// What a search agent thinks of each move, best first (`hint`);
     /// `None` for agents that do not search.
     fn analyse(

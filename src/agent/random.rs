@@ -26,4 +26,9 @@ impl Agent for RandomAgent {
             self.rng.random_range(0..actions.len())
         }
     }
+
+    fn reseed(&mut self, seed: u64) -> bool {
+        *self = RandomAgent::new(seed);
+        true
+    }
 }

@@ -13,8 +13,8 @@ mod report;
 
 pub use crate::playout::MAX_JOBS;
 pub use play::{
-    SimConfig, agent_seed, game_seed, play_game, play_game_in, seats, simulate, simulate_each,
-    simulate_with,
+    SimConfig, Worker, agent_seed, game_seed, play_game, play_game_in, seats, simulate,
+    simulate_each, simulate_with,
 };
 pub use render::Timing;
 pub use report::{GameOutcome, GameResult, Incident, Incidents, KEEP_INCIDENTS, SimReport, Tally};
@@ -235,7 +235,7 @@ pub fn rate(r: f64) -> String {
 /// Play the games one at a time, printing each decision and each ending.
 fn trace(game: &Game, cfg: &SimConfig) -> SimReport {
     let mut report = SimReport::empty(game, cfg);
-    let (mut slot, mut buf) = (None, Vec::new());
+    let mut worker = Worker::default();
     for i in cfg.first..cfg.first.saturating_add(cfg.games) {
         println!("game {i} (seed {})", game_seed(cfg.seed, i));
         let mut watch = |s: &crate::State, a: crate::Action| {
@@ -250,7 +250,7 @@ fn trace(game: &Game, cfg: &SimConfig) -> SimReport {
                 s.label(game, a)
             );
         };
-        let r = play_game_in(game, cfg, i, &mut slot, &mut buf, &mut watch);
+        let r = play_game_in(game, cfg, i, &mut worker, &mut watch);
         match &r.outcome {
             GameOutcome::Finished {
                 turns,

@@ -118,28 +118,71 @@ pub fn play_game(
     buf: &mut Vec<Action>,
     watch: &mut dyn FnMut(&State, Action),
 ) -> GameResult {
-    play_game_in(game, cfg, index, &mut None, buf, watch)
+    let mut worker = Worker {
+        buf: std::mem::take(buf),
+        ..Worker::default()
+    };
+    let r = play_game_in(game, cfg, index, &mut worker, watch);
+    *buf = worker.buf;
+    r
 }
 
-/// Like [`play_game`], in `slot`'s state when it holds one (restarted in
-/// its own buffers, see [`playout::play_in`]), else in a new state left
-/// there: a thread of a batch keeps one slot for all its games. The
-/// result is the one [`play_game`] gives.
+/// What one thread of a batch keeps from one game to the next, so that a
+/// game allocates only its result: the state (restarted in its own
+/// buffers, see [`playout::play_in`]), the seats' agents (a random agent
+/// is reseeded in place, see [`Agent::reseed`]; other agents are built
+/// afresh, as they always were) and the buffers of actions.
+#[derive(Default)]
+pub struct Worker {
+    state: Option<State>,
+    kinds: Vec<AgentKind>,
+    agents: Vec<Box<dyn Agent + Send>>,
+    distinct: Vec<bool>,
+    offered: Vec<Action>,
+    buf: Vec<Action>,
+}
+
+impl Worker {
+    /// Seat the agents of game `index` (engine seed `seed`), each as
+    /// `AgentKind::build` would make it.
+    fn seat(&mut self, cfg: &SimConfig, index: u64, seed: u64) {
+        self.kinds.truncate(cfg.players);
+        self.agents.truncate(cfg.players);
+        self.distinct.clear();
+        for p in 0..cfg.players {
+            let (kind, s) = (cfg.seat_agent(p, index), agent_seed(seed, p));
+            self.distinct.push(kind != AgentKind::Random);
+            if p == self.agents.len() {
+                self.kinds.push(kind);
+                self.agents.push(kind.build(s));
+            } else if self.kinds[p] != kind || !self.agents[p].reseed(s) {
+                self.kinds[p] = kind;
+                self.agents[p] = kind.build(s);
+            }
+        }
+    }
+}
+
+/// Like [`play_game`], with what `worker` kept from its last game (a
+/// thread of a batch keeps one worker for all its games). The result is
+/// the one [`play_game`] gives.
 pub fn play_game_in(
     game: &Game,
     cfg: &SimConfig,
     index: u64,
-    slot: &mut Option<State>,
-    buf: &mut Vec<Action>,
+    worker: &mut Worker,
     watch: &mut dyn FnMut(&State, Action),
 ) -> GameResult {
     let seed = game_seed(cfg.seed, index);
-    let mut agents: Vec<Box<dyn Agent + Send>> = (0..cfg.players)
-        .map(|p| cfg.seat_agent(p, index).build(agent_seed(seed, p)))
-        .collect();
-    let distinct: Vec<bool> = (0..cfg.players)
-        .map(|p| cfg.seat_agent(p, index) != AgentKind::Random)
-        .collect();
+    worker.seat(cfg, index, seed);
+    let Worker {
+        state: slot,
+        agents,
+        distinct,
+        offered,
+        buf,
+        ..
+    } = worker;
     let mut obs = Watch {
         check_conservation: cfg.check_conservation,
         watch,
@@ -158,7 +201,9 @@ pub fn play_game_in(
         game,
         slot,
         (cfg.players, seed, &cfg.options),
-        &mut seats(&mut agents, distinct),
+        &mut |game: &Game, state: &State, seat, legal: &[Action]| {
+            pick_for(agents, distinct, offered, (game, state, seat, legal))
+        },
         &mut obs,
         buf,
         Some(cfg.max_decisions),
@@ -213,23 +258,34 @@ pub fn seats<'a>(
 ) -> impl FnMut(&Game, &State, usize, &[Action]) -> usize + 'a {
     let mut offered: Vec<Action> = Vec::new();
     move |game, state, seat, legal| {
-        if !distinct.get(seat).copied().unwrap_or(false) {
-            return agents[seat].choose(game, state, legal);
-        }
-        offered.clear();
-        for a in legal {
-            if !offered.iter().any(|b| state.same_move(game, *b, *a)) {
-                offered.push(*a);
-            }
-        }
-        if offered.len() == legal.len() {
-            return agents[seat].choose(game, state, legal);
-        }
-        let pick = offered[agents[seat]
-            .choose(game, state, &offered)
-            .min(offered.len() - 1)];
-        legal.iter().position(|a| *a == pick).unwrap_or(0)
+        pick_for(agents, &distinct, &mut offered, (game, state, seat, legal))
     }
+}
+
+/// The pick of `seat`'s agent, as [`seats`] describes it; `offered` is a
+/// reusable buffer.
+fn pick_for(
+    agents: &mut [Box<dyn Agent + Send>],
+    distinct: &[bool],
+    offered: &mut Vec<Action>,
+    (game, state, seat, legal): (&Game, &State, usize, &[Action]),
+) -> usize {
+    if !distinct.get(seat).copied().unwrap_or(false) {
+        return agents[seat].choose(game, state, legal);
+    }
+    offered.clear();
+    for a in legal {
+        if !offered.iter().any(|b| state.same_move(game, *b, *a)) {
+            offered.push(*a);
+        }
+    }
+    if offered.len() == legal.len() {
+        return agents[seat].choose(game, state, legal);
+    }
+    let pick = offered[agents[seat]
+        .choose(game, state, offered)
+        .min(offered.len() - 1)];
+    legal.iter().position(|a| *a == pick).unwrap_or(0)
 }
 
 /// What a batch game watches: the trace callback, and card conservation
@@ -294,17 +350,14 @@ pub fn simulate_each(
     let work = || {
         (cfg.first..cfg.first.saturating_add(cfg.games))
             .into_par_iter()
-            .map_init(
-                || (None, Vec::new()),
-                |(slot, buf), i| {
-                    if stop.load(Ordering::Relaxed) {
-                        return None;
-                    }
-                    let r = play_game_in(game, cfg, i, slot, buf, &mut |_, _| {});
-                    each(&r);
-                    Some(r)
-                },
-            )
+            .map_init(Worker::default, |worker, i| {
+                if stop.load(Ordering::Relaxed) {
+                    return None;
+                }
+                let r = play_game_in(game, cfg, i, worker, &mut |_, _| {});
+                each(&r);
+                Some(r)
+            })
             .fold(
                 || SimReport::empty(game, cfg),
                 |mut rep, r| {
