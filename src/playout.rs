@@ -2,7 +2,8 @@
 //! position) to its end, a stuck position, a fault, the decision limit, or
 //! an observer's stop. `grail sim`, rulecheck's simulation and the search
 //! agents' rollouts all play through it; what differs between them is who
-//! picks the moves (a [`Picker`]) and what they watch (an [`Observer`]).
+//! picks the moves (a [`Picker`]) and what they watch (an [`Observer`]);
+//! [`play_in`] plays in a state kept from the last game.
 //! Also here, because every batch front end needs them: the record of a
 //! game that went wrong ([`Incident`], kept lowest-numbered first in
 //! [`Incidents`], serialisable), and running a batch on `--jobs` threads

@@ -1,6 +1,7 @@
 //! Playing games: the configuration of a batch ([`SimConfig`]), the seed of
-//! each game, one game from start to end ([`play_game`]), and a batch on
-//! all cores ([`simulate`]). Game `i` depends only on the rules, the
+//! each game, one game from start to end ([`play_game`]), what a thread
+//! keeps from one game to the next ([`Worker`]: the state and the agents),
+//! and a batch on all cores ([`simulate`]). Game `i` depends only on the rules, the
 //! options, the agents, `seed` and `i`, so a batch gives the same report
 //! whatever the number of threads, and shards can be merged.
 
