@@ -45,6 +45,8 @@ mod restart_tests;
 mod state;
 mod table;
 mod tensor;
+#[cfg(test)]
+mod test_files;
 mod undo;
 mod view;
 mod would;

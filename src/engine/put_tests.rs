@@ -4,22 +4,7 @@
 
 use super::{Core, Game, State};
 
-/// Every rules file under `rules/` and `rules/camelot101/`, and chess.
-fn rules_files() -> Vec<String> {
-    let root = env!("CARGO_MANIFEST_DIR");
-    let mut out = vec![format!("{root}/examples/chess.rules")];
-    for dir in ["rules", "rules/camelot101"] {
-        let mut names: Vec<_> = std::fs::read_dir(format!("{root}/{dir}"))
-            .expect("rules directory")
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.extension().is_some_and(|x| x == "rules"))
-            .map(|p| p.display().to_string())
-            .collect();
-        names.sort();
-        out.extend(names);
-    }
-    out
-}
+use super::test_files::shipped_rules_files as rules_files;
 
 fn next(k: &mut u64) -> u64 {
     *k = k
