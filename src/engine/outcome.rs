@@ -191,20 +191,35 @@ impl State {
     /// Every card is in exactly one zone, and the index agrees.
     pub fn check_conservation(&self, game: &Game) -> Result<(), EngineError> {
         let n = game.card_count();
-        let mut seen = vec![false; n];
-        for (z, cards) in self.core.zones().enumerate() {
-            for c in cards {
-                let c = *c as usize;
-                if c >= n || seen[c] {
-                    return Err(EngineError::Conservation(Conservation::Twice(c)));
-                }
-                seen[c] = true;
-                if self.core.card_zone(c) as usize != z {
-                    return Err(EngineError::Conservation(Conservation::WrongZone(c)));
-                }
+        // One bit per card: on the stack for up to 4,096 cards (this runs
+        // after every decision of a checked game), else on the heap.
+        let mut small = [0u64; 64];
+        let mut large = Vec::new();
+        let seen: &mut [u64] = if n <= small.len() * 64 {
+            &mut small
+        } else {
+            large.resize(n.div_ceil(64), 0);
+            &mut large
+        };
+        // The cards of every instance in order, walked once; `z` follows
+        // the instance starts.
+        let (starts, cards) = self.core.placement().split_at(self.core.insts() + 1);
+        let mut z = 0;
+        for (i, c) in cards.iter().enumerate() {
+            while starts[z + 1] as usize <= i {
+                z += 1;
+            }
+            let c = *c as usize;
+            let (word, bit) = (c / 64, 1u64 << (c % 64));
+            if c >= n || seen[word] & bit != 0 {
+                return Err(EngineError::Conservation(Conservation::Twice(c)));
+            }
+            seen[word] |= bit;
+            if self.core.card_zone(c) as usize != z {
+                return Err(EngineError::Conservation(Conservation::WrongZone(c)));
             }
         }
-        match seen.iter().position(|s| !s) {
+        match (0..n).find(|&c| seen[c / 64] & (1 << (c % 64)) == 0) {
             Some(c) => Err(EngineError::Conservation(Conservation::Vanished {
                 card: c,
                 name: game.card_name(c).to_string(),

@@ -228,6 +228,15 @@ impl Core {
         &mut self.arena[s + a..s + b]
     }
 
+    /// Where every card lies, as one slice: each instance's start (and the
+    /// end), then the cards of every instance in order. Two tables of one
+    /// game with equal slices hold the same cards in the same places (a
+    /// cheap key for hashing a position).
+    pub fn placement(&self) -> &[u16] {
+        let s = self.cards_at();
+        &self.arena[..s + self.arena[s - 1] as usize]
+    }
+
     /// Every instance's cards, in instance order.
     pub fn zones(&self) -> impl Iterator<Item = &[u16]> + '_ {
         (0..self.insts()).map(|i| self.zone(i))

@@ -5,9 +5,14 @@
 //! conservation. A game stops at its first incident. The same function
 //! replays a game to collect the moves that reproduce an incident.
 //!
+//! A thread plays its games in one [`Seat`]: the state restarted in its
+//! own buffers, the agents reseeded, the position table emptied; a game
+//! played there is the game a fresh state plays.
+//!
 //! Game `i` has engine seed `grail::sim::game_seed(run_seed, i)` and seat
 //! `p`'s agent seed `grail::sim::agent_seed(seed, p)`, as in `grail sim`.
 
+use super::cycle::Cycles;
 use super::stats::{At, Incident, Kind, Layout, Stats};
 use crate::agent::{Agent, AgentKind};
 use crate::engine::{Action, EngineError, Game, State};
@@ -114,7 +119,7 @@ struct Watch<'a> {
     changes: u32,
     /// What an audit found, when it stopped the game.
     found: Option<(Kind, At, String)>,
-    cycles: super::cycle::Cycles,
+    cycles: &'a mut Cycles,
     /// The seat of the game's first decision.
     first: Option<usize>,
 }
@@ -184,24 +189,77 @@ impl Observer for Watch<'_> {
     }
 }
 
-/// Play game `index` of the run seeded `run_seed`, counting it into `stats`.
-/// `buf` is a reusable buffer; `picks`, when given, receives the index in
-/// the legal actions of every move made (for reproductions).
+/// What a thread keeps from one game to the next: the state (restarted
+/// in its buffers), the agents (reseeded in place when they can be), the
+/// table of positions and the buffer of legal actions.
+pub struct Seat {
+    state: Option<State>,
+    kinds: Vec<AgentKind>,
+    agents: Vec<Box<dyn Agent + Send>>,
+    cycles: Cycles,
+    buf: Vec<Action>,
+}
+
+impl Default for Seat {
+    fn default() -> Seat {
+        Seat {
+            state: None,
+            kinds: Vec::new(),
+            agents: Vec::new(),
+            cycles: Cycles::new(),
+            buf: Vec::new(),
+        }
+    }
+}
+
+impl Seat {
+    /// Drop the state, after a game the engine panicked in.
+    pub fn forget_state(&mut self) {
+        self.state = None;
+    }
+
+    /// Seat the agents of a game with engine seed `seed`, each as
+    /// [`AgentKind::build`] makes it.
+    fn seat_agents(&mut self, t: &Table, seed: u64) {
+        self.kinds.truncate(t.players);
+        self.agents.truncate(t.players);
+        for p in 0..t.players {
+            let s = agent_seed(seed, p);
+            if p == self.agents.len() {
+                self.kinds.push(t.agent);
+                self.agents.push(t.agent.build(s));
+            } else if self.kinds[p] != t.agent || !self.agents[p].reseed(s) {
+                self.kinds[p] = t.agent;
+                self.agents[p] = t.agent.build(s);
+            }
+        }
+    }
+}
+
+/// Play game `index` of the run seeded `run_seed` in `seat`, counting it
+/// into `stats`. `picks`, when given, receives the index in the legal
+/// actions of every move made (for reproductions).
 pub fn play(
     t: &Table,
     run_seed: u64,
     index: u64,
-    buf: &mut Vec<Action>,
+    seat: &mut Seat,
     stats: &mut Stats,
     picks: Option<&mut Vec<u32>>,
 ) {
     let game = t.game;
     let seed = game_seed(run_seed, index);
     stats.games += 1;
-    let mut agents: Vec<Box<dyn Agent + Send>> = (0..t.players)
-        .map(|p| t.agent.build(agent_seed(seed, p)))
-        .collect();
+    seat.seat_agents(t, seed);
     let distinct = vec![t.agent != AgentKind::Random; t.players];
+    seat.cycles.clear();
+    let Seat {
+        state: slot,
+        agents,
+        cycles,
+        buf,
+        ..
+    } = seat;
     let mut w = Watch {
         layout: t.layout,
         stats,
@@ -210,21 +268,23 @@ pub fn play(
         lead: None,
         changes: 0,
         found: None,
-        cycles: super::cycle::Cycles::new(),
+        cycles,
         first: None,
     };
-    let played = playout::play(
+    let played = playout::play_in(
         game,
+        slot,
         (t.players, seed, t.options),
-        &mut seats(&mut agents, distinct),
+        &mut seats(agents, distinct),
         &mut w,
         buf,
         Some(t.max_decisions),
     );
-    let Some((kind, at, moves, failing_move, message)) = trouble(game, played, &mut w) else {
+    let trouble = trouble(game, played, &mut w);
+    let Some((kind, at, moves, failing_move, message)) = trouble else {
         return;
     };
-    w.stats.incident(
+    stats.incident(
         kind,
         at,
         Incident {
@@ -242,7 +302,7 @@ pub fn play(
 /// as finished here.
 fn trouble(
     game: &Game,
-    played: Result<(State, playout::Playout), EngineError>,
+    played: Result<(&State, playout::Playout), EngineError>,
     w: &mut Watch,
 ) -> Option<(Kind, At, u32, bool, String)> {
     let found = match played {
@@ -293,13 +353,7 @@ fn trouble(
                         EngineError::Fault { fault, .. } => format!("move {taken}: {fault}"),
                         _ => format!("move {taken}: {e}"),
                     };
-                    (
-                        kind_of(&e),
-                        fault_at(game, &e, Some(&state)),
-                        taken,
-                        true,
-                        m,
-                    )
+                    (kind_of(&e), fault_at(game, &e, Some(state)), taken, true, m)
                 }
                 Stop::Observer => {
                     let (kind, at, m) = w.found.take().unwrap_or((
@@ -322,8 +376,14 @@ pub fn replay(t: &Table, run_seed: u64, index: u64) -> Vec<u32> {
     let mut stats = Stats::empty(t.layout, t.players);
     let mut picks = Vec::new();
     let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        let buf = &mut Vec::new();
-        play(t, run_seed, index, buf, &mut stats, Some(&mut picks))
+        play(
+            t,
+            run_seed,
+            index,
+            &mut Seat::default(),
+            &mut stats,
+            Some(&mut picks),
+        )
     }));
     picks
 }
@@ -356,6 +416,19 @@ mod tests {
         let (kind, _, m) = audit(&game, &s).expect("out");
         assert_eq!(kind, Kind::InvariantBroken);
         assert!(m.contains("nothing is out"), "{m}");
+        // The card twice in the pile, then once there but indexed as out.
+        s.edit_table().lift(card);
+        s.edit_table().insert_at(0, 0, card);
+        s.edit_table().insert_at(0, 0, card);
+        s.edit_table().set_card_zone(card as usize, 0);
+        let (kind, _, m) = audit(&game, &s).expect("twice");
+        assert_eq!(kind, Kind::CardLost, "{m}");
+        assert!(m.contains(&format!("card {card} appears twice")), "{m}");
+        s.edit_table().lift(card);
+        s.edit_table().set_card_zone(card as usize, 1);
+        let (kind, _, m) = audit(&game, &s).expect("wrong zone");
+        assert_eq!(kind, Kind::CardLost, "{m}");
+        assert!(m.contains("indexed in the wrong zone"), "{m}");
     }
 
     #[test]

@@ -10,7 +10,7 @@
 //! of that game (so a bug in the engine gets a seed and a reproduction
 //! instead of stopping the run).
 
-use super::playout::{Table, play};
+use super::playout::{Seat, Table, play};
 use super::stats::{At, Incident, Kind, Stats};
 use crate::sim::{game_seed, interrupt};
 use rayon::prelude::*;
@@ -32,16 +32,13 @@ pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
     format!("the engine panicked: {text}")
 }
 
-/// Play one game into `stats`, turning a panic into an incident.
-pub fn guarded(
-    t: &Table,
-    seed: u64,
-    index: u64,
-    buf: &mut Vec<crate::engine::Action>,
-    stats: &mut Stats,
-) {
-    let r = catch_unwind(AssertUnwindSafe(|| play(t, seed, index, buf, stats, None)));
+/// Play one game in `seat` into `stats`, turning a panic into an incident
+/// (and dropping the seat's state, which the panic may have left half
+/// changed).
+pub fn guarded(t: &Table, seed: u64, index: u64, seat: &mut Seat, stats: &mut Stats) {
+    let r = catch_unwind(AssertUnwindSafe(|| play(t, seed, index, seat, stats, None)));
     if let Err(payload) = r {
+        seat.forget_state();
         stats.incident(
             Kind::RuleFault,
             At::Game,
@@ -95,13 +92,13 @@ fn chunk(t: &Table, seed: u64, range: Range<u64>, tick: &(dyn Fn() + Sync)) -> S
     range
         .into_par_iter()
         .fold(
-            || (empty(), Vec::new()),
-            |(mut stats, mut buf), i| {
+            || (empty(), Seat::default()),
+            |(mut stats, mut seat), i| {
                 if !interrupt::interrupted() {
-                    guarded(t, seed, i, &mut buf, &mut stats);
+                    guarded(t, seed, i, &mut seat, &mut stats);
                     tick();
                 }
-                (stats, buf)
+                (stats, seat)
             },
         )
         .map(|(stats, _)| stats)
