@@ -6,7 +6,9 @@
 //! frequent reads through a local: a table's value at a local key
 //! (`dx[d]`), a card attribute of a local (`c.kind`), the number of cards
 //! of a zone in a local (`count(u)`), its top card (`top(u)`) and an
-//! attribute of that card (`top(u).side`). Anything else is a call of its
+//! attribute of that card (`top(u).side`), a per-card or per-player
+//! variable of a local, the zone holding a local card (`zone_of(c)`) and
+//! the column or row of a local cell (`x_of(z)`). Anything else is a call of its
 //! compiled code ([`Arg::F`]). Each inline form computes exactly what its
 //! closure computed: the same value, the same fault, in the same order.
 //!
@@ -19,6 +21,7 @@
 
 use super::compile::{Cx, Val, konst, value};
 use super::fault::Fault;
+use super::geometry::cell_xy;
 use crate::graph::Graph;
 use crate::hir::{Builtin, Expr};
 use crate::syntax::ast::BinOp;
@@ -38,6 +41,14 @@ pub(crate) enum Arg {
     Top(usize),
     /// An attribute of the top card of the zone in a local.
     TopAttr(usize, usize, usize),
+    /// A per-card variable (its first slot) of the card in a local.
+    PerCard(usize, usize),
+    /// A per-player variable (its first slot) of the player in a local.
+    PerPlayer(usize, usize),
+    /// The zone instance holding the card in a local.
+    ZoneOf(usize),
+    /// The column (true) or row of the cell in a local (-1 off a board).
+    Xy(bool, usize),
     F(Val),
 }
 
@@ -90,6 +101,31 @@ impl Arg {
                 let z = cx.locals[*s];
                 let k = top(cx, z);
                 attr(cx, k, *na, *a)
+            }
+            Arg::PerCard(v, s) => {
+                let k = cx.locals[*s];
+                match cx.card(k) {
+                    Some(k) => cx.c.vars[cx.c.var_base[*v] as usize + k],
+                    None => 0,
+                }
+            }
+            Arg::PerPlayer(v, s) => {
+                let p = cx.locals[*s];
+                match cx.player(p) {
+                    Some(p) => cx.c.vars[cx.c.var_base[*v] as usize + p],
+                    None => 0,
+                }
+            }
+            Arg::ZoneOf(s) => {
+                let k = cx.locals[*s];
+                match cx.card(k) {
+                    Some(k) => cx.c.card_zone(k) as i32,
+                    None => 0,
+                }
+            }
+            Arg::Xy(first, s) => {
+                let z = cx.locals[*s];
+                cell_xy(cx.g, cx.c, z).map_or(-1, |xy| if *first { xy.0 } else { xy.1 })
             }
             Arg::F(f) => f(cx),
         }
@@ -144,6 +180,26 @@ pub(crate) fn arg(g: &Graph, e: &Expr) -> Arg {
                     return Arg::Size(s);
                 }
             }
+            Expr::Call(Builtin::ZoneOf, args) if args.len() == 1 => {
+                if let Some(s) = local(&args[0]) {
+                    return Arg::ZoneOf(s);
+                }
+            }
+            Expr::Call(b @ (Builtin::XOf | Builtin::YOf), args) if args.len() == 1 => {
+                if let Some(s) = local(&args[0]) {
+                    return Arg::Xy(*b == Builtin::XOf, s);
+                }
+            }
+            Expr::PerCard(v, card) => {
+                if let Some(s) = local(card) {
+                    return Arg::PerCard(*v as usize, s);
+                }
+            }
+            Expr::PerPlayer(v, p) => {
+                if let Some(s) = local(p) {
+                    return Arg::PerPlayer(*v as usize, s);
+                }
+            }
             _ => {
                 if let Some(s) = top_of_local(e) {
                     return Arg::Top(s);
@@ -179,10 +235,26 @@ impl Cmp {
     }
 }
 
+impl Cmp {
+    #[inline(always)]
+    fn holds(self, a: i32, b: i32) -> bool {
+        match self {
+            Cmp::Eq => a == b,
+            Cmp::Ne => a != b,
+            Cmp::Lt => a < b,
+            Cmp::Le => a <= b,
+            Cmp::Gt => a > b,
+            Cmp::Ge => a >= b,
+        }
+    }
+}
+
 /// One condition without a chain inside.
 pub(crate) enum Atom {
     /// Two operands compared (left first).
     Cmp(Cmp, Arg, Arg),
+    /// An operand compared with a constant.
+    CmpK(Cmp, Arg, i32),
     /// An operand is not 0.
     Is(Arg),
     /// An operand is 0 (`not x`).
@@ -190,21 +262,14 @@ pub(crate) enum Atom {
 }
 
 impl Atom {
-    #[inline]
+    #[inline(always)]
     fn eval(&self, cx: &mut Cx<'_>) -> bool {
         match self {
             Atom::Cmp(op, l, r) => {
                 let a = l.get(cx);
-                let b = r.get(cx);
-                match op {
-                    Cmp::Eq => a == b,
-                    Cmp::Ne => a != b,
-                    Cmp::Lt => a < b,
-                    Cmp::Le => a <= b,
-                    Cmp::Gt => a > b,
-                    Cmp::Ge => a >= b,
-                }
+                op.holds(a, r.get(cx))
             }
+            Atom::CmpK(op, l, k) => op.holds(l.get(cx), *k),
             Atom::Is(x) => x.get(cx) != 0,
             Atom::IsNot(x) => x.get(cx) == 0,
         }
@@ -238,7 +303,10 @@ fn atom(g: &Graph, e: &Expr) -> Atom {
                 if let Some(c) = Cmp::of(*op)
                     && konst(&g.tables, e).is_none()
                 {
-                    return Atom::Cmp(c, arg(g, l), arg(g, r));
+                    return match konst(&g.tables, r) {
+                        Some(k) => Atom::CmpK(c, arg(g, l), k),
+                        None => Atom::Cmp(c, arg(g, l), arg(g, r)),
+                    };
                 }
             }
             Expr::Not(x) if konst(&g.tables, e).is_none() => return Atom::IsNot(arg(g, x)),
