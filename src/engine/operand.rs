@@ -358,3 +358,63 @@ pub(crate) fn test(g: &Graph, e: &Expr) -> Test {
     }
     Test::One(atom(g, e))
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::engine::{EngineError, Fault, Game, State};
+
+    /// A game whose only decision has one arm per guard given.
+    fn game(fns: &str, arms: &str) -> Game {
+        let src = format!(
+            "game \"G\" {{ players 2..2 }}\n\
+             enum E {{ a, b, c }}\n\
+             table t: E -> int {{ a: 1, b: 2, c: 3 }}\n\
+             card C {{ v: int }}\n\
+             deck cs of C size 3 in pile {{ 1 x {{ v: 1..3 }} }}\n\
+             zone pile: shared pile public\n\
+             zone out: shared pile public\n\
+             {fns}\n\
+             start {{ choose seat(0) {{ {arms} }} end game }}\n\
+             winners highest 0\n"
+        );
+        Game::from_source("g", &src).expect("compiles")
+    }
+
+    const FNS: &str = "fn holds(z: zone, k: int) -> bool = count(z) == k and top(z).v >= 1 and top(z).v <= 3\n\
+                       fn pick(e: E) -> int = if e == a then t[e] else if e == b then 10 * t[e] else -t[e]\n\
+                       fn size(z: zone) -> int = count(z)";
+
+    /// The operands and tests read in place give the values their
+    /// closures gave: counts, tops and their attributes, table reads,
+    /// else-if chains, `and`/`or`/`not` chains and filters.
+    #[test]
+    fn fused_shapes_give_the_tree_values() {
+        let g = game(
+            FNS,
+            "\"one\" when holds(pile, 3) and pick(a) == 1 and pick(b) == 20 and pick(c) == -3 { }\n\
+             \"two\" when holds(pile, 2) or not (size(out) == 0) { }\n\
+             \"three\" when not holds(pile, 2) and count(c in pile where c.v >= 2 and c.v != 9) == 2 { }\n\
+             \"four\" when any(c in pile where c.v == 9 or c.v < 1) { }",
+        );
+        let s = State::new(&g, 2, 1, &g.default_options()).expect("starts");
+        assert_eq!(s.legal_actions(&g).len(), 2);
+    }
+
+    /// A fused read faults as its closure did: the top of an empty zone is
+    /// no card, `count` of no zone is no zone.
+    #[test]
+    fn fused_shapes_fault_as_the_tree_did() {
+        for (guard, want) in [
+            ("holds(out, 0)", Fault::NoCard),
+            ("size(none) == 0", Fault::NoZone),
+            ("count(out) == 0 and top(out).v > 0", Fault::NoCard),
+        ] {
+            let g = game(FNS, &format!("\"x\" when {guard} {{ }}"));
+            match State::new(&g, 2, 1, &g.default_options()) {
+                Err(EngineError::Fault { fault, .. }) => assert_eq!(fault, want, "{guard}"),
+                Err(other) => panic!("{guard}: expected {want:?}, got {other:?}"),
+                Ok(_) => panic!("{guard}: expected {want:?}, got no fault"),
+            }
+        }
+    }
+}
