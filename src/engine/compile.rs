@@ -83,38 +83,7 @@ impl Cx<'_> {
     }
 }
 
-/// An operand: a constant, a local or a global variable is read in place;
-/// anything else is a call of its compiled code.
-pub(crate) enum Arg {
-    K(i32),
-    L(usize),
-    G(usize),
-    F(Val),
-}
-
-impl Arg {
-    #[inline(always)]
-    pub fn get(&self, cx: &mut Cx<'_>) -> i32 {
-        match self {
-            Arg::K(k) => *k,
-            Arg::L(s) => cx.locals[*s],
-            Arg::G(v) => cx.c.vars[cx.c.var_base[*v] as usize],
-            Arg::F(f) => f(cx),
-        }
-    }
-}
-
-/// Compile an operand.
-pub(crate) fn arg(g: &Graph, e: &Expr) -> Arg {
-    if let Some(k) = konst(&g.tables, e) {
-        return Arg::K(k);
-    }
-    match e {
-        Expr::Local(l) => Arg::L(*l as usize),
-        Expr::Global(v) => Arg::G(*v as usize),
-        _ => Arg::F(value(g, e)),
-    }
-}
+pub(crate) use super::operand::{Arg, arg};
 
 /// The value of an expression known at load, if it is one (and cannot fault).
 pub(crate) fn konst(t: &Tables, e: &Expr) -> Option<i32> {
@@ -302,9 +271,10 @@ fn value_plain(g: &Graph, e: &Expr) -> Val {
                 body.get(cx)
             })
         }
-        Expr::Cond(c, a, b) => {
-            let (c, a, b) = (arg(g, c), arg(g, a), arg(g, b));
-            Box::new(move |cx| if c.get(cx) != 0 { a.get(cx) } else { b.get(cx) })
+        Expr::Cond(..) => cond(g, e),
+        Expr::Bin(op @ (BinOp::And | BinOp::Or), ..) => {
+            let t = super::operand::chain_test(g, *op, e);
+            Box::new(move |cx| i32::from(t.eval(cx)))
         }
         Expr::Bin(op, l, r) => binary(g, *op, l, r),
         Expr::Call(b, args) => super::compile_call::call(g, *b, args),
@@ -325,6 +295,36 @@ fn value_plain(g: &Graph, e: &Expr) -> Val {
         ),
         Expr::Int(_) | Expr::Nothing => unreachable!("folded above"),
     }
+}
+
+/// An `if` and the `else if`s that follow it (while each has nothing of
+/// its own to share): the tests tried in order, the first that holds
+/// giving its arm's value, else the last `else`.
+fn cond(g: &Graph, e: &Expr) -> Val {
+    use super::operand::test;
+    let mut arms = Vec::new();
+    let mut cur = e;
+    while let Expr::Cond(c, a, b) = cur {
+        arms.push((test(g, c), arg(g, a)));
+        cur = b;
+        if !super::cse::plain(cur) || konst(&g.tables, cur).is_some() {
+            break;
+        }
+    }
+    let other = arg(g, cur);
+    if arms.len() == 1 {
+        let (t, a) = arms.pop().expect("one arm");
+        return Box::new(move |cx| if t.eval(cx) { a.get(cx) } else { other.get(cx) });
+    }
+    let arms = arms.into_boxed_slice();
+    Box::new(move |cx| {
+        for (t, a) in &arms {
+            if t.eval(cx) {
+                return a.get(cx);
+            }
+        }
+        other.get(cx)
+    })
 }
 
 /// A user function's expansion whose value is remembered per argument
@@ -426,14 +426,7 @@ fn binary(g: &Graph, op: BinOp, l: &Expr, r: &Expr) -> Val {
         BinOp::Add => arith!(g, t, l, r, checked_add),
         BinOp::Sub => arith!(g, t, l, r, checked_sub),
         BinOp::Mul => arith!(g, t, l, r, checked_mul),
-        BinOp::And => {
-            let (l, r) = (arg(g, l), arg(g, r));
-            Box::new(move |cx| i32::from(l.get(cx) != 0 && r.get(cx) != 0))
-        }
-        BinOp::Or => {
-            let (l, r) = (arg(g, l), arg(g, r));
-            Box::new(move |cx| i32::from(l.get(cx) != 0 || r.get(cx) != 0))
-        }
+        BinOp::And | BinOp::Or => unreachable!("chains are compiled by `value_plain`"),
         BinOp::In => {
             let (l, rc) = (arg(g, l), super::compile_call::coll(g, r));
             Box::new(move |cx| {

@@ -292,7 +292,7 @@ pub(crate) fn aggregate(
 ) -> Val {
     let slot = slot as usize;
     let items = self::coll(g, coll);
-    let filter = filter.map(|f| arg(g, f));
+    let filter = filter.map(|f| super::operand::test(g, f));
     let body = body.map(|b| arg(g, b));
     // does the element pass the filter (bound first)?
     let pass = move |cx: &mut Cx<'_>, v: i32| -> bool {
@@ -300,7 +300,7 @@ pub(crate) fn aggregate(
         // values shared inside the filter and body are per element
         cx.valid &= !shared;
         match &filter {
-            Some(f) => f.get(cx) != 0,
+            Some(f) => f.eval(cx),
             None => true,
         }
     };

@@ -79,6 +79,18 @@ pub(crate) fn take_temp(e: &Expr) -> Option<u8> {
     CTX.with(|c| c.borrow_mut().temps.remove(&(e as *const Expr as usize)))
 }
 
+/// Whether `e` has nothing of its own to do for the sharing: it is no
+/// shared occurrence and no region root that clears bits. Such a node may
+/// be fused into the code that uses it (`operand.rs`) instead of being
+/// compiled by `compile::value`.
+pub(crate) fn plain(e: &Expr) -> bool {
+    CTX.with(|c| {
+        let c = c.borrow();
+        let key = e as *const Expr as usize;
+        !c.temps.contains_key(&key) && c.regions.get(&key).is_none_or(|m| *m == 0)
+    })
+}
+
 /// The bits a region rooted at `e` clears on entry (asked once).
 pub(crate) fn take_region(e: &Expr) -> u32 {
     CTX.with(|c| {

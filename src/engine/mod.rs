@@ -32,6 +32,7 @@ mod geometry;
 mod lanes;
 mod memo;
 mod observe;
+mod operand;
 mod outcome;
 pub mod perft;
 mod play;

@@ -1,0 +1,420 @@
+//! Operands and tests of compiled expressions: the small shapes that are
+//! read in place by the closure that uses them instead of being a closure
+//! of their own (an indirect call each).
+//!
+//! An [`Arg`] is a constant, a local or global read, or one of the most
+//! frequent reads through a local: a table's value at a local key
+//! (`dx[d]`), a card attribute of a local (`c.kind`), the number of cards
+//! of a zone in a local (`count(u)`), its top card (`top(u)`) and an
+//! attribute of that card (`top(u).side`), a per-card or per-player
+//! variable of a local, the zone holding a local card (`zone_of(c)`) and
+//! the column or row of a local cell (`x_of(z)`). Anything else is a call of its
+//! compiled code ([`Arg::F`]). Each inline form computes exactly what its
+//! closure computed: the same value, the same fault, in the same order.
+//!
+//! A [`Test`] is a condition: a comparison of two operands, an operand's
+//! truth, or a chain of them joined by one of `and`/`or` (a chain is
+//! evaluated left to right, stopping where the tree's short-circuit stops).
+//! Conditions of `if`, aggregate filters, `not` and `and`/`or` values use
+//! it. A node is fused into its user only when the sharing of common
+//! sub-expressions (`cse.rs`) gives it nothing of its own to do.
+
+use super::compile::{Cx, Val, konst, value};
+use super::fault::Fault;
+use super::geometry::cell_xy;
+use crate::graph::Graph;
+use crate::hir::{Builtin, Expr};
+use crate::syntax::ast::BinOp;
+
+/// An operand: read in place, or a call of its compiled code.
+pub(crate) enum Arg {
+    K(i32),
+    L(usize),
+    G(usize),
+    /// A table's values, at the key in a local.
+    Tab(Box<[i32]>, usize),
+    /// An attribute of the card in a local: (attributes per card, attribute, local).
+    Attr(usize, usize, usize),
+    /// The number of cards of the zone in a local.
+    Size(usize),
+    /// The top card of the zone in a local (none when it is empty).
+    Top(usize),
+    /// An attribute of the top card of the zone in a local.
+    TopAttr(usize, usize, usize),
+    /// A per-card variable (its first slot) of the card in a local.
+    PerCard(usize, usize),
+    /// A per-player variable (its first slot) of the player in a local.
+    PerPlayer(usize, usize),
+    /// The zone instance holding the card in a local.
+    ZoneOf(usize),
+    /// The column (true) or row of the cell in a local (-1 off a board).
+    Xy(bool, usize),
+    F(Val),
+}
+
+/// The card attribute of `k` (a fault when `k` is no card).
+#[inline(always)]
+fn attr(cx: &mut Cx<'_>, k: i32, na: usize, a: usize) -> i32 {
+    match cx.card(k) {
+        Some(k) => cx.g.tables.card_attrs[k * na + a],
+        None => 0,
+    }
+}
+
+/// The top card of zone `z` (a fault when `z` is no zone).
+#[inline(always)]
+fn top(cx: &mut Cx<'_>, z: i32) -> i32 {
+    let Some(z) = cx.zone(z) else { return 0 };
+    cx.c.zone(z).last().map_or(-1, |x| *x as i32)
+}
+
+impl Arg {
+    #[inline(always)]
+    pub fn get(&self, cx: &mut Cx<'_>) -> i32 {
+        match self {
+            Arg::K(k) => *k,
+            Arg::L(s) => cx.locals[*s],
+            Arg::G(v) => cx.c.vars[cx.c.var_base[*v] as usize],
+            Arg::Tab(values, s) => {
+                let k = cx.locals[*s];
+                match values.get(k as usize) {
+                    Some(v) => *v,
+                    None => cx.fail(Fault::TableKeyNone),
+                }
+            }
+            Arg::Attr(na, a, s) => {
+                let k = cx.locals[*s];
+                attr(cx, k, *na, *a)
+            }
+            Arg::Size(s) => {
+                let z = cx.locals[*s];
+                match cx.zone(z) {
+                    Some(z) => cx.c.zone(z).len() as i32,
+                    None => 0,
+                }
+            }
+            Arg::Top(s) => {
+                let z = cx.locals[*s];
+                top(cx, z)
+            }
+            Arg::TopAttr(na, a, s) => {
+                let z = cx.locals[*s];
+                let k = top(cx, z);
+                attr(cx, k, *na, *a)
+            }
+            Arg::PerCard(v, s) => {
+                let k = cx.locals[*s];
+                match cx.card(k) {
+                    Some(k) => cx.c.vars[cx.c.var_base[*v] as usize + k],
+                    None => 0,
+                }
+            }
+            Arg::PerPlayer(v, s) => {
+                let p = cx.locals[*s];
+                match cx.player(p) {
+                    Some(p) => cx.c.vars[cx.c.var_base[*v] as usize + p],
+                    None => 0,
+                }
+            }
+            Arg::ZoneOf(s) => {
+                let k = cx.locals[*s];
+                match cx.card(k) {
+                    Some(k) => cx.c.card_zone(k) as i32,
+                    None => 0,
+                }
+            }
+            Arg::Xy(first, s) => {
+                let z = cx.locals[*s];
+                cell_xy(cx.g, cx.c, z).map_or(-1, |xy| if *first { xy.0 } else { xy.1 })
+            }
+            Arg::F(f) => f(cx),
+        }
+    }
+}
+
+/// The local `e` reads, if it is a plain local read.
+fn local(e: &Expr) -> Option<usize> {
+    match e {
+        Expr::Local(s) => Some(*s as usize),
+        _ => None,
+    }
+}
+
+/// The zone local of `top(local)`.
+fn top_of_local(e: &Expr) -> Option<usize> {
+    match e {
+        Expr::Call(Builtin::Top, args) if args.len() == 1 => local(&args[0]),
+        _ => None,
+    }
+}
+
+/// Compile an operand.
+pub(crate) fn arg(g: &Graph, e: &Expr) -> Arg {
+    let t = &g.tables;
+    if let Some(k) = konst(t, e) {
+        return Arg::K(k);
+    }
+    match e {
+        Expr::Local(l) => return Arg::L(*l as usize),
+        Expr::Global(v) => return Arg::G(*v as usize),
+        _ => {}
+    }
+    if super::cse::plain(e) {
+        let na = t.attrs.len();
+        match e {
+            Expr::Table(tb, key) => {
+                if let Some(s) = local(key) {
+                    return Arg::Tab(t.tables[*tb as usize].values.clone().into(), s);
+                }
+            }
+            Expr::Attr(a, card) => {
+                if let Some(s) = local(card) {
+                    return Arg::Attr(na, *a as usize, s);
+                }
+                if let Some(s) = top_of_local(card).filter(|_| super::cse::plain(card)) {
+                    return Arg::TopAttr(na, *a as usize, s);
+                }
+            }
+            Expr::Call(Builtin::Size, args) if args.len() == 1 => {
+                if let Some(s) = local(&args[0]) {
+                    return Arg::Size(s);
+                }
+            }
+            Expr::Call(Builtin::ZoneOf, args) if args.len() == 1 => {
+                if let Some(s) = local(&args[0]) {
+                    return Arg::ZoneOf(s);
+                }
+            }
+            Expr::Call(b @ (Builtin::XOf | Builtin::YOf), args) if args.len() == 1 => {
+                if let Some(s) = local(&args[0]) {
+                    return Arg::Xy(*b == Builtin::XOf, s);
+                }
+            }
+            Expr::PerCard(v, card) => {
+                if let Some(s) = local(card) {
+                    return Arg::PerCard(*v as usize, s);
+                }
+            }
+            Expr::PerPlayer(v, p) => {
+                if let Some(s) = local(p) {
+                    return Arg::PerPlayer(*v as usize, s);
+                }
+            }
+            _ => {
+                if let Some(s) = top_of_local(e) {
+                    return Arg::Top(s);
+                }
+            }
+        }
+    }
+    Arg::F(value(g, e))
+}
+
+/// A comparison operator.
+#[derive(Clone, Copy)]
+pub(crate) enum Cmp {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+impl Cmp {
+    fn of(op: BinOp) -> Option<Cmp> {
+        Some(match op {
+            BinOp::Eq => Cmp::Eq,
+            BinOp::Ne => Cmp::Ne,
+            BinOp::Lt => Cmp::Lt,
+            BinOp::Le => Cmp::Le,
+            BinOp::Gt => Cmp::Gt,
+            BinOp::Ge => Cmp::Ge,
+            _ => return None,
+        })
+    }
+}
+
+impl Cmp {
+    #[inline(always)]
+    fn holds(self, a: i32, b: i32) -> bool {
+        match self {
+            Cmp::Eq => a == b,
+            Cmp::Ne => a != b,
+            Cmp::Lt => a < b,
+            Cmp::Le => a <= b,
+            Cmp::Gt => a > b,
+            Cmp::Ge => a >= b,
+        }
+    }
+}
+
+/// One condition without a chain inside.
+pub(crate) enum Atom {
+    /// Two operands compared (left first).
+    Cmp(Cmp, Arg, Arg),
+    /// An operand compared with a constant.
+    CmpK(Cmp, Arg, i32),
+    /// An operand is not 0.
+    Is(Arg),
+    /// An operand is 0 (`not x`).
+    IsNot(Arg),
+}
+
+impl Atom {
+    #[inline(always)]
+    fn eval(&self, cx: &mut Cx<'_>) -> bool {
+        match self {
+            Atom::Cmp(op, l, r) => {
+                let a = l.get(cx);
+                op.holds(a, r.get(cx))
+            }
+            Atom::CmpK(op, l, k) => op.holds(l.get(cx), *k),
+            Atom::Is(x) => x.get(cx) != 0,
+            Atom::IsNot(x) => x.get(cx) == 0,
+        }
+    }
+}
+
+/// A condition: one atom, or a chain of atoms all of which (`and`) or one
+/// of which (`or`) must hold, tried left to right.
+pub(crate) enum Test {
+    One(Atom),
+    All(Box<[Atom]>),
+    Any(Box<[Atom]>),
+}
+
+impl Test {
+    #[inline(always)]
+    pub fn eval(&self, cx: &mut Cx<'_>) -> bool {
+        match self {
+            Test::One(a) => a.eval(cx),
+            Test::All(atoms) => atoms.iter().all(|a| a.eval(cx)),
+            Test::Any(atoms) => atoms.iter().any(|a| a.eval(cx)),
+        }
+    }
+}
+
+/// Compile a condition without a chain.
+fn atom(g: &Graph, e: &Expr) -> Atom {
+    if super::cse::plain(e) {
+        match e {
+            Expr::Bin(op, l, r) => {
+                if let Some(c) = Cmp::of(*op)
+                    && konst(&g.tables, e).is_none()
+                {
+                    return match konst(&g.tables, r) {
+                        Some(k) => Atom::CmpK(c, arg(g, l), k),
+                        None => Atom::Cmp(c, arg(g, l), arg(g, r)),
+                    };
+                }
+            }
+            Expr::Not(x) if konst(&g.tables, e).is_none() => return Atom::IsNot(arg(g, x)),
+            _ => {}
+        }
+    }
+    Atom::Is(arg(g, e))
+}
+
+/// The operands of a chain of `op` (`and` or `or`) rooted at `e`, in order
+/// of evaluation: a nested node of the same operator is walked into when it
+/// has nothing of its own to share or to clear.
+fn chain<'e>(op: BinOp, e: &'e Expr, out: &mut Vec<&'e Expr>) {
+    match e {
+        Expr::Bin(o, l, r) if *o == op => {
+            for x in [l, r] {
+                if super::cse::plain(x) && matches!(&**x, Expr::Bin(o2, ..) if *o2 == op) {
+                    chain(op, x, out);
+                } else {
+                    out.push(x);
+                }
+            }
+        }
+        _ => out.push(e),
+    }
+}
+
+/// Compile the chain of `and` (or `or`) whose root is `e` (itself compiled
+/// by `value` or known to be plain).
+pub(crate) fn chain_test(g: &Graph, op: BinOp, e: &Expr) -> Test {
+    let mut parts = Vec::new();
+    chain(op, e, &mut parts);
+    let atoms: Box<[Atom]> = parts.into_iter().map(|x| atom(g, x)).collect();
+    if op == BinOp::And {
+        Test::All(atoms)
+    } else {
+        Test::Any(atoms)
+    }
+}
+
+/// Compile a condition (an `if`'s test, an aggregate's filter).
+pub(crate) fn test(g: &Graph, e: &Expr) -> Test {
+    let _root = super::cse::Root::enter(e);
+    if super::cse::plain(e)
+        && konst(&g.tables, e).is_none()
+        && let Expr::Bin(op @ (BinOp::And | BinOp::Or), ..) = e
+    {
+        return chain_test(g, *op, e);
+    }
+    Test::One(atom(g, e))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::engine::{EngineError, Fault, Game, State};
+
+    /// A game whose only decision has one arm per guard given.
+    fn game(fns: &str, arms: &str) -> Game {
+        let src = format!(
+            "game \"G\" {{ players 2..2 }}\n\
+             enum E {{ a, b, c }}\n\
+             table t: E -> int {{ a: 1, b: 2, c: 3 }}\n\
+             card C {{ v: int }}\n\
+             deck cs of C size 3 in pile {{ 1 x {{ v: 1..3 }} }}\n\
+             zone pile: shared pile public\n\
+             zone out: shared pile public\n\
+             {fns}\n\
+             start {{ choose seat(0) {{ {arms} }} end game }}\n\
+             winners highest 0\n"
+        );
+        Game::from_source("g", &src).expect("compiles")
+    }
+
+    const FNS: &str = "fn holds(z: zone, k: int) -> bool = count(z) == k and top(z).v >= 1 and top(z).v <= 3\n\
+                       fn pick(e: E) -> int = if e == a then t[e] else if e == b then 10 * t[e] else -t[e]\n\
+                       fn size(z: zone) -> int = count(z)";
+
+    /// The operands and tests read in place give the values their
+    /// closures gave: counts, tops and their attributes, table reads,
+    /// else-if chains, `and`/`or`/`not` chains and filters.
+    #[test]
+    fn fused_shapes_give_the_tree_values() {
+        let g = game(
+            FNS,
+            "\"one\" when holds(pile, 3) and pick(a) == 1 and pick(b) == 20 and pick(c) == -3 { }\n\
+             \"two\" when holds(pile, 2) or not (size(out) == 0) { }\n\
+             \"three\" when not holds(pile, 2) and count(c in pile where c.v >= 2 and c.v != 9) == 2 { }\n\
+             \"four\" when any(c in pile where c.v == 9 or c.v < 1) { }",
+        );
+        let s = State::new(&g, 2, 1, &g.default_options()).expect("starts");
+        assert_eq!(s.legal_actions(&g).len(), 2);
+    }
+
+    /// A fused read faults as its closure did: the top of an empty zone is
+    /// no card, `count` of no zone is no zone.
+    #[test]
+    fn fused_shapes_fault_as_the_tree_did() {
+        for (guard, want) in [
+            ("holds(out, 0)", Fault::NoCard),
+            ("size(none) == 0", Fault::NoZone),
+            ("count(out) == 0 and top(out).v > 0", Fault::NoCard),
+        ] {
+            let g = game(FNS, &format!("\"x\" when {guard} {{ }}"));
+            match State::new(&g, 2, 1, &g.default_options()) {
+                Err(EngineError::Fault { fault, .. }) => assert_eq!(fault, want, "{guard}"),
+                Err(other) => panic!("{guard}: expected {want:?}, got {other:?}"),
+                Ok(_) => panic!("{guard}: expected {want:?}, got no fault"),
+            }
+        }
+    }
+}
