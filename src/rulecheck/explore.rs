@@ -19,6 +19,11 @@
 //!   on the seed, never on the threads. A budget of games (`--explore
 //!   2000`) makes the whole report deterministic; a time budget
 //!   (`--explore 10s`, the default) stops the same sequence sooner or later.
+//! - A game budget is **stretched while the search makes progress**: past
+//!   it, the search plays on until [`PATIENCE`] games after the last one
+//!   that reached a new node or option, and at most [`STRETCH`] times the
+//!   budget ([`Budget::Games`]; a time budget is not stretched). A rare line
+//!   gets more games only where the lines before it are still being found.
 //! - It stops early once nothing the random games missed is left (the
 //!   caller says what is left) and at least [`MIN_GAMES`] games (or a
 //!   quarter of a time budget) hunted for faults, softlocks and broken
@@ -54,7 +59,7 @@ pub(super) const STEER: f64 = 0.75;
 /// Mixed into the run seed for the exploration's own games.
 const SALT: u64 = 0xe8b1_07e5_0000_0017;
 
-pub use super::explore_budget::Budget;
+pub use super::explore_budget::{Budget, PATIENCE, STRETCH, stretched};
 
 /// One explored game worth keeping: how to play it again.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -451,7 +456,7 @@ pub fn explore(s: &Setup, budget: Budget, left: &dyn Fn(&[u64], &[u64]) -> bool)
         let games = q.x.games;
         let over = match budget {
             Budget::Off => true,
-            Budget::Games(n) => games >= n,
+            Budget::Games(n) => games >= stretched(n, q.last_new),
             Budget::Time(d) => started.elapsed() >= d,
         } || crate::sim::interrupt::interrupted();
         let stale = games >= PLATEAU.max(q.last_new.saturating_mul(4));
@@ -463,7 +468,7 @@ pub fn explore(s: &Setup, budget: Budget, left: &dyn Fn(&[u64], &[u64]) -> bool)
             break;
         }
         let n = match budget {
-            Budget::Games(b) => ROUND.min(b - games),
+            Budget::Games(b) => ROUND.min(stretched(b, q.last_new) - games),
             _ => ROUND,
         };
         // the branches no game has taken, rebuilt every round
