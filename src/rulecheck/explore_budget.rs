@@ -58,15 +58,15 @@ impl std::fmt::Display for Budget {
     }
 }
 
-/// Past a game budget, the search plays on while the last game that reached
-/// something new is fewer than this many games back...
+/// Past a game budget, the search plays on while the last game that grew
+/// the corpus is fewer than this many games back...
 pub const PATIENCE: u64 = 128;
 /// ...up to this many times the budget.
 pub const STRETCH: u64 = 4;
 
-/// The games a budget of `n` games allows when the last game that reached
-/// something new was game `last_new - 1` (0: none did): `n`, stretched to
-/// [`PATIENCE`] games past the last new reach, at most [`STRETCH`] times `n`.
+/// The games a budget of `n` games allows when the last game that grew the
+/// corpus was game `last_new - 1` (0: none did): `n`, stretched to
+/// [`PATIENCE`] games past it, at most [`STRETCH`] times `n`.
 pub fn stretched(n: u64, last_new: u64) -> u64 {
     if last_new == 0 {
         return n;
