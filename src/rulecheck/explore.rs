@@ -19,6 +19,13 @@
 //!   on the seed, never on the threads. A budget of games (`--explore
 //!   2000`) makes the whole report deterministic; a time budget
 //!   (`--explore 10s`, the default) stops the same sequence sooner or later.
+//! - A game budget is **stretched while the search makes progress**: past
+//!   it, the search plays on until [`PATIENCE`] games after the last one
+//!   that grew the corpus (reached a new node or option, came nearer a
+//!   guard, pushed a measure further), and at most [`STRETCH`] times the
+//!   budget ([`Budget::Games`]; a time budget is not stretched), as a
+//!   fuzzer goes on while it still finds new paths. A rare line gets more
+//!   games only where the search is still getting somewhere.
 //! - It stops early once nothing the random games missed is left (the
 //!   caller says what is left) and at least [`MIN_GAMES`] games (or a
 //!   quarter of a time budget) hunted for faults, softlocks and broken
@@ -54,7 +61,7 @@ pub(super) const STEER: f64 = 0.75;
 /// Mixed into the run seed for the exploration's own games.
 const SALT: u64 = 0xe8b1_07e5_0000_0017;
 
-pub use super::explore_budget::Budget;
+pub use super::explore_budget::{Budget, PATIENCE, STRETCH, stretched};
 
 /// One explored game worth keeping: how to play it again.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -184,6 +191,9 @@ struct Search<'s, 'a> {
     total_a: Vec<u64>,
     /// Games played when something new was last reached.
     last_new: u64,
+    /// Games played when the corpus last grew (by a new node or option, a
+    /// guard come nearer, a measure pushed further): the search's progress.
+    last_find: u64,
     /// By target: the nearest its guard came, in which find, after how
     /// many moves (whichever round found it).
     best: Nearest,
@@ -220,6 +230,7 @@ impl<'s, 'a> Search<'s, 'a> {
             total_n: s.nodes.to_vec(),
             total_a: s.arms.to_vec(),
             last_new: 0,
+            last_find: 0,
             best: BTreeMap::new(),
             best_proxy: BTreeMap::new(),
             s,
@@ -432,6 +443,7 @@ impl<'s, 'a> Search<'s, 'a> {
             }
         } else if new {
             self.corpus.push(id);
+            self.last_find = job.game + 1;
             self.x.finds.push(find);
         }
     }
@@ -451,7 +463,7 @@ pub fn explore(s: &Setup, budget: Budget, left: &dyn Fn(&[u64], &[u64]) -> bool)
         let games = q.x.games;
         let over = match budget {
             Budget::Off => true,
-            Budget::Games(n) => games >= n,
+            Budget::Games(n) => games >= stretched(n, q.last_new.max(q.last_find)),
             Budget::Time(d) => started.elapsed() >= d,
         } || crate::sim::interrupt::interrupted();
         let stale = games >= PLATEAU.max(q.last_new.saturating_mul(4));
@@ -463,7 +475,7 @@ pub fn explore(s: &Setup, budget: Budget, left: &dyn Fn(&[u64], &[u64]) -> bool)
             break;
         }
         let n = match budget {
-            Budget::Games(b) => ROUND.min(b - games),
+            Budget::Games(b) => ROUND.min(stretched(b, q.last_new.max(q.last_find)) - games),
             _ => ROUND,
         };
         // the branches no game has taken, rebuilt every round

@@ -1,5 +1,6 @@
 //! `--explore BUDGET`: how long guided exploration (`explore.rs`) searches
-//! a file, parsed from the command line and shown in reports.
+//! a file, parsed from the command line and shown in reports, and how a
+//! game budget is stretched while the search still reaches new code.
 
 use std::time::Duration;
 
@@ -57,9 +58,26 @@ impl std::fmt::Display for Budget {
     }
 }
 
+/// Past a game budget, the search plays on while the last game that grew
+/// the corpus is fewer than this many games back...
+pub const PATIENCE: u64 = 128;
+/// ...up to this many times the budget.
+pub const STRETCH: u64 = 4;
+
+/// The games a budget of `n` games allows when the last game that grew the
+/// corpus was game `last_new - 1` (0: none did): `n`, stretched to
+/// [`PATIENCE`] games past it, at most [`STRETCH`] times `n`.
+pub fn stretched(n: u64, last_new: u64) -> u64 {
+    if last_new == 0 {
+        return n;
+    }
+    n.max(last_new.saturating_add(PATIENCE))
+        .min(n.saturating_mul(STRETCH))
+}
+
 #[cfg(test)]
 mod tests {
-    use super::Budget;
+    use super::{Budget, PATIENCE, STRETCH, stretched};
     use std::time::Duration;
 
     #[test]
@@ -77,5 +95,18 @@ mod tests {
         );
         assert!(Budget::parse("-1s").is_err());
         assert!(Budget::parse("ten").is_err());
+    }
+
+    #[test]
+    fn a_game_budget_stretches_only_while_the_search_reaches_new_code() {
+        // nothing new, or the last new reach long before the budget: as given
+        assert_eq!(stretched(320, 0), 320);
+        assert_eq!(stretched(320, 100), 320);
+        // a new reach near the end: PATIENCE games past it
+        assert_eq!(stretched(320, 257), 257 + PATIENCE);
+        assert_eq!(stretched(320, 700), 700 + PATIENCE);
+        // never past STRETCH times the budget
+        assert_eq!(stretched(320, 1250), 320 * STRETCH);
+        assert_eq!(stretched(u64::MAX, u64::MAX), u64::MAX);
     }
 }
