@@ -219,7 +219,15 @@ impl State {
                 return Err(EngineError::Conservation(Conservation::WrongZone(c)));
             }
         }
-        match (0..n).find(|&c| seen[c / 64] & (1 << (c % 64)) == 0) {
+        // A card not seen is a zero bit: skip the full words.
+        let missing = seen[..n.div_ceil(64)]
+            .iter()
+            .enumerate()
+            .find_map(|(w, &bits)| {
+                let c = w * 64 + (!bits).trailing_zeros() as usize;
+                (bits != !0 && c < n).then_some(c)
+            });
+        match missing {
             Some(c) => Err(EngineError::Conservation(Conservation::Vanished {
                 card: c,
                 name: game.card_name(c).to_string(),
