@@ -153,9 +153,27 @@ impl State {
     /// fault (a fault is reported when the game ends); during a game a key
     /// that faults shows as 0 here: [`State::try_scores`] gives the fault.
     pub fn scores(&self, game: &Game) -> Vec<i32> {
-        match self.try_scores(game) {
-            Ok(s) => s,
-            Err(_) => vec![0; self.players()],
+        let mut out = Vec::new();
+        self.scores_into(game, &mut out);
+        out
+    }
+
+    /// [`State::scores`] into a reused buffer (no allocation once it is
+    /// big enough: a batch reads the scores after every decision).
+    pub fn scores_into(&self, game: &Game, out: &mut Vec<i32>) {
+        out.clear();
+        let Some(key) = &game.graph().tables.winners_key else {
+            return;
+        };
+        for p in 0..self.players() {
+            match self.winners_expr(game, key, p) {
+                Ok(v) => out.push(v),
+                Err(_) => {
+                    out.clear();
+                    out.resize(self.players(), 0);
+                    return;
+                }
+            }
         }
     }
 

@@ -120,6 +120,8 @@ struct Watch<'a> {
     /// What an audit found, when it stopped the game.
     found: Option<(Kind, At, String)>,
     cycles: &'a mut Cycles,
+    /// The scores after the last decision (a reused buffer).
+    scores: &'a mut Vec<i32>,
     /// The seat of the game's first decision.
     first: Option<usize>,
 }
@@ -176,7 +178,8 @@ impl Observer for Watch<'_> {
             self.found = Some((Kind::DoesNotEnd, at, m));
             return ControlFlow::Break(());
         }
-        let now = leader(&state.scores(game), self.highest);
+        state.scores_into(game, self.scores);
+        let now = leader(self.scores, self.highest);
         if taken == 0 {
             self.lead = now;
         } else if let Some(now) = now {
@@ -191,12 +194,13 @@ impl Observer for Watch<'_> {
 
 /// What a thread keeps from one game to the next: the state (restarted
 /// in its buffers), the agents (reseeded in place when they can be), the
-/// table of positions and the buffer of legal actions.
+/// table of positions, and the buffers of scores and legal actions.
 pub struct Seat {
     state: Option<State>,
     kinds: Vec<AgentKind>,
     agents: Vec<Box<dyn Agent + Send>>,
     cycles: Cycles,
+    scores: Vec<i32>,
     buf: Vec<Action>,
 }
 
@@ -207,6 +211,7 @@ impl Default for Seat {
             kinds: Vec::new(),
             agents: Vec::new(),
             cycles: Cycles::new(),
+            scores: Vec::new(),
             buf: Vec::new(),
         }
     }
@@ -257,6 +262,7 @@ pub fn play(
         state: slot,
         agents,
         cycles,
+        scores,
         buf,
         ..
     } = seat;
@@ -269,6 +275,7 @@ pub fn play(
         changes: 0,
         found: None,
         cycles,
+        scores,
         first: None,
     };
     let played = playout::play_in(
