@@ -105,7 +105,8 @@ struct CheckArgs {
     #[arg(long, default_value_t = 10_000, value_parser = grail::cli_numbers::whole::<u32>, allow_negative_numbers = true)]
     max_decisions: u32,
     /// Guided exploration after the random games, per file: a time (10s,
-    /// 500ms), a number of games (2000, deterministic) or 0 (off).
+    /// 500ms), a number of games (2000, deterministic; played on while it
+    /// still finds new code, up to 4 times as many) or 0 (off).
     #[arg(long, default_value = "10s", value_name = "BUDGET")]
     explore: String,
     /// Play only the K-th of N slices of the games and write a part file
