@@ -7,7 +7,7 @@
 use super::coll::Coll;
 use super::compile::{Col, Cx, Val, arg, konst};
 use super::fault::Fault;
-use super::geometry::{TABLE_REACH, at_xy, cell_of, cell_xy, shift_with, step_tables};
+use super::geometry::{at_xy, cell_of, cell_xy, shift_at, shift_with, step_index};
 use crate::graph::Graph;
 use crate::hir::{Builtin, Expr};
 use crate::syntax::ast::{AggKind, BinOp};
@@ -153,25 +153,14 @@ pub(crate) fn call(g: &Graph, b: Builtin, args: &[Expr]) -> Val {
         }
         Builtin::Shift => {
             let z = op(0);
-            let tables = step_tables(&g.tables.boards);
-            match (konst(&g.tables, &args[1]), konst(&g.tables, &args[2])) {
-                (Some(dx), Some(dy)) if dx.abs() <= TABLE_REACH && dy.abs() <= TABLE_REACH => {
-                    // one table: this step's
-                    let r = TABLE_REACH;
-                    let step = ((dy + r) * (2 * r + 1) + dx + r) as usize;
-                    let one: Vec<Vec<i16>> = tables
-                        .into_iter()
-                        .map(|mut b| b.swap_remove(step))
-                        .collect();
+            let (kx, ky) = (konst(&g.tables, &args[1]), konst(&g.tables, &args[2]));
+            match (kx, ky) {
+                (Some(dx), Some(dy)) if step_index(dx, dy).is_some() => {
+                    // this step's index, found once
+                    let s = step_index(dx, dy).unwrap_or_default();
                     Box::new(move |cx| {
                         let z = z.get(cx);
-                        match cell_of(cx.g, cx.c, z) {
-                            Some((b, k)) if one[b][k] >= 0 => {
-                                cx.c.zone_base[cx.g.tables.boards[b].zone as usize] as i32
-                                    + one[b][k] as i32
-                            }
-                            _ => -1,
-                        }
+                        shift_at(cx.g, cx.c, z, s, (dx, dy))
                     })
                 }
                 _ => {
@@ -179,7 +168,7 @@ pub(crate) fn call(g: &Graph, b: Builtin, args: &[Expr]) -> Val {
                     Box::new(move |cx| {
                         let z = z.get(cx);
                         let (dx, dy) = (dx.get(cx), dy.get(cx));
-                        shift_with(&tables, cx.g, cx.c, z, dx, dy)
+                        shift_with(cx.g, cx.c, z, dx, dy)
                     })
                 }
             }

@@ -28,7 +28,12 @@ pub(super) fn at_xy(b: &crate::check::hir::BoardInfo, c: &Core, x: i32, y: i32) 
 }
 
 /// The coordinates of a cell (the first of a merged group).
+/// Read from the lanes' per-cell array when the table has its rows.
+#[inline]
 pub fn cell_xy(g: &Graph, c: &Core, inst: i32) -> Option<(i32, i32)> {
+    if let Some(row) = c.cell_rows.get(inst) {
+        return c.lanes.xy(row);
+    }
     let (b, k) = cell_of(g, c, inst)?;
     let (x, y) = g.tables.boards[b].cells[k];
     Some((x as i32, y as i32))
@@ -273,46 +278,29 @@ pub(super) fn step_table(board: &BoardInfo, dx: i32, dy: i32) -> Vec<i16> {
         .collect()
 }
 
-/// Steps with a neighbour table: every (dx, dy) with both in -2..=2.
-pub(super) const TABLE_REACH: i32 = 2;
-
-/// Neighbour tables of every board for every step within [`TABLE_REACH`]:
-/// `[board][(dy + R) * (2R + 1) + dx + R][cell]`.
-pub(super) fn step_tables(boards: &[BoardInfo]) -> Vec<Vec<Vec<i16>>> {
-    let r = TABLE_REACH;
-    boards
-        .iter()
-        .map(|b| {
-            (-r..=r)
-                .flat_map(|dy| (-r..=r).map(move |dx| (dx, dy)))
-                .map(|(dx, dy)| step_table(b, dx, dy))
-                .collect()
-        })
-        .collect()
+/// The index of a step with a neighbour table (both coordinates within
+/// the lanes' reach, the null step included), if it has one.
+pub(super) fn step_index(dx: i32, dy: i32) -> Option<usize> {
+    super::lanes::Lanes::step_of(dx, dy)
 }
 
-/// `shift(inst, dx, dy)` through the neighbour tables when the step is in
-/// them (else the walk).
+/// `shift(inst, dx, dy)` where `s` is `step_index(dx, dy)`: one load from
+/// the lanes' neighbour array when the table has its rows (else the walk).
 #[inline]
-pub(super) fn shift_with(
-    tables: &[Vec<Vec<i16>>],
-    g: &Graph,
-    c: &Core,
-    inst: i32,
-    dx: i32,
-    dy: i32,
-) -> i32 {
-    let r = TABLE_REACH;
-    if dx.abs() > r || dy.abs() > r {
-        return shift(g, c, inst, dx, dy);
+pub(super) fn shift_at(g: &Graph, c: &Core, inst: i32, s: usize, (dx, dy): (i32, i32)) -> i32 {
+    match c.cell_rows.get(inst) {
+        Some(row) => c.lanes.step(row, inst, s),
+        None => shift(g, c, inst, dx, dy),
     }
-    let Some((b, k)) = cell_of(g, c, inst) else {
-        return -1;
-    };
-    let step = ((dy + r) * (2 * r + 1) + dx + r) as usize;
-    match tables[b][step][k] {
-        t if t >= 0 => c.zone_base[g.tables.boards[b].zone as usize] as i32 + t as i32,
-        _ => -1,
+}
+
+/// `shift(inst, dx, dy)` through the neighbour array when the step is in
+/// it (else the walk).
+#[inline]
+pub(super) fn shift_with(g: &Graph, c: &Core, inst: i32, dx: i32, dy: i32) -> i32 {
+    match step_index(dx, dy) {
+        Some(s) => shift_at(g, c, inst, s, (dx, dy)),
+        None => shift(g, c, inst, dx, dy),
     }
 }
 
@@ -333,7 +321,6 @@ mod tests {
         let state = crate::State::new(&game, 2, 1, &game.default_options()).expect("starts");
         let g = game.graph();
         let c = &state.core;
-        let tables = step_tables(&g.tables.boards);
         let board = &g.tables.boards[0];
         let base = c.zone_base[board.zone as usize] as i32;
         let mut checked = 0;
@@ -341,13 +328,19 @@ mod tests {
             for dy in -3..=3 {
                 for dx in -3..=3 {
                     let walk = shift(g, c, base + k, dx, dy);
-                    assert_eq!(shift_with(&tables, g, c, base + k, dx, dy), walk);
+                    assert_eq!(shift_with(g, c, base + k, dx, dy), walk);
+                    let xy = cell_xy(g, c, base + k);
+                    let (b, k) = cell_of(g, c, base + k).expect("a cell");
+                    let (x, y) = g.tables.boards[b].cells[k];
+                    assert_eq!(xy, Some((i32::from(x), i32::from(y))));
                     checked += 1;
                 }
             }
         }
         assert!(checked > 0);
         // not a cell: none either way
-        assert_eq!(shift_with(&tables, g, c, -1, 1, 0), -1);
+        assert_eq!(shift_with(g, c, -1, 1, 0), -1);
+        assert_eq!(shift_with(g, c, 1 << 20, 1, 0), -1);
+        assert_eq!(cell_xy(g, c, -1), None);
     }
 }

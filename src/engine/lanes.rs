@@ -10,6 +10,13 @@
 //! the grid. What depends on the position (a slide stops after the first
 //! occupied cell, at most `n` cells) is applied while walking.
 //!
+//! Also per cell, in flat arrays shared the same way: its coordinates and
+//! its neighbour for every step within [`REACH`] (null step included), as
+//! the offset from the cell's instance to the neighbour's (the same for
+//! any player count: both lie in the board's zone). A table finds a
+//! cell's row in them through [`CellRows`], so `shift` with a step in
+//! reach and `x_of`/`y_of` are one load each after the row.
+//!
 //! Memory is bounded: a board whose lanes would hold more than
 //! [`MAX_ENTRIES`] cells (2 bytes each: 512 KiB) gets no table and walks
 //! its coordinates as before. For scale: a full 8 x 8 grid needs 2,672
@@ -30,6 +37,67 @@ pub(super) const MAX_ENTRIES: usize = 1 << 18;
 #[derive(Default)]
 pub struct Lanes {
     boards: Vec<Option<BoardLanes>>,
+    /// Each board's first row in `xy` and `steps` (cells follow in order).
+    first_row: Vec<u32>,
+    /// Per row (cell): its coordinates (the first square of a merged cell).
+    xy: Vec<(i8, i8)>,
+    /// Per row and step index: the neighbour's instance minus the cell's,
+    /// or [`NO_STEP`] (off the board, a removed square).
+    steps: Vec<i16>,
+}
+
+/// No neighbour along a step.
+const NO_STEP: i16 = i16::MIN;
+/// Not a board cell: the row of an instance outside every board.
+const NO_ROW: u32 = u32::MAX;
+
+/// Per zone instance of a table, its row in the [`Lanes`] per-cell arrays
+/// ([`NO_ROW`] if not a board cell). Empty in a table read back from a
+/// file (which walks its boards instead). Derived from the layout, so no
+/// part of its identity.
+#[derive(Clone, Debug, Default)]
+pub struct CellRows(Vec<u32>);
+
+impl PartialEq for CellRows {
+    fn eq(&self, _: &CellRows) -> bool {
+        true
+    }
+}
+impl Eq for CellRows {}
+
+impl CellRows {
+    /// The rows of the instances `inst_zone` (each one's declared zone),
+    /// with `board_of[zone]` and `zone_base[zone]`; none if `lanes` has no
+    /// rows for these boards.
+    pub(super) fn of(
+        lanes: &Lanes,
+        inst_zone: &[u16],
+        zone_base: &[u16],
+        board_of: impl Fn(usize) -> Option<usize>,
+        boards: usize,
+    ) -> CellRows {
+        if lanes.first_row.len() != boards {
+            return CellRows::default();
+        }
+        let rows = inst_zone.iter().enumerate().map(|(i, &z)| {
+            board_of(z as usize).map_or(NO_ROW, |b| {
+                lanes.first_row[b] + (i - zone_base[z as usize] as usize) as u32
+            })
+        });
+        CellRows(rows.collect())
+    }
+
+    /// `Some(row)` for an instance of this table (`NO_ROW` if not a cell),
+    /// `Some(NO_ROW)` for a number that is no instance, `None` if this
+    /// table has no rows (then the caller walks).
+    #[inline]
+    pub(super) fn get(&self, inst: i32) -> Option<u32> {
+        match self.0.get(inst as usize) {
+            Some(&r) => Some(r),
+            None if self.0.is_empty() => None,
+            None => Some(NO_ROW),
+        }
+    }
 }
 
 /// One board's lanes: those of (cell `k`, step index `s`) are lanes
@@ -90,8 +158,58 @@ impl<'a> Of<'a> {
 impl Lanes {
     /// The lanes of every board, each within [`MAX_ENTRIES`].
     pub(crate) fn of(boards: &[BoardInfo]) -> Lanes {
+        let mut first_row = Vec::with_capacity(boards.len());
+        let (mut xy, mut steps) = (Vec::new(), Vec::new());
+        for b in boards {
+            first_row.push(xy.len() as u32);
+            xy.extend_from_slice(&b.cells);
+            let tables: Vec<Vec<i16>> = (0..DIRS)
+                .map(|s| {
+                    let d = ((s % SIDE) as i32 - REACH, (s / SIDE) as i32 - REACH);
+                    super::geometry::step_table(b, d.0, d.1)
+                })
+                .collect();
+            for k in 0..b.cells.len() {
+                steps.extend(tables.iter().map(|t| match t[k] {
+                    n if n >= 0 => n - k as i16,
+                    _ => NO_STEP,
+                }));
+            }
+        }
         Lanes {
             boards: boards.iter().map(|b| build(b, MAX_ENTRIES)).collect(),
+            first_row,
+            xy,
+            steps,
+        }
+    }
+
+    /// The coordinates of the cell in `row`, if it is one.
+    #[inline]
+    pub(super) fn xy(&self, row: u32) -> Option<(i32, i32)> {
+        let &(x, y) = self.xy.get(row as usize)?;
+        Some((i32::from(x), i32::from(y)))
+    }
+
+    /// The index of a step within reach (null step included), if it is.
+    #[inline]
+    pub(super) fn step_of(dx: i32, dy: i32) -> Option<usize> {
+        if dx.abs() > REACH || dy.abs() > REACH {
+            return None;
+        }
+        Some(((dy + REACH) as usize) * SIDE + (dx + REACH) as usize)
+    }
+
+    /// One step `s` ([`Lanes::step_of`]) from the cell `inst` in `row`:
+    /// the neighbour's instance, or -1.
+    #[inline]
+    pub(super) fn step(&self, row: u32, inst: i32, s: usize) -> i32 {
+        if row == NO_ROW {
+            return -1;
+        }
+        match self.steps.get(row as usize * DIRS + s) {
+            Some(&d) if d != NO_STEP => inst + i32::from(d),
+            _ => -1,
         }
     }
 

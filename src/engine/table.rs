@@ -32,6 +32,9 @@ pub struct Layout {
     /// not saved (a table read back walks its boards instead).
     #[serde(skip)]
     pub(super) lanes: std::sync::Arc<super::lanes::Lanes>,
+    /// Each instance's row in the lanes' per-cell arrays; not saved either.
+    #[serde(skip)]
+    pub(super) cell_rows: super::lanes::CellRows,
 }
 
 impl Layout {
@@ -75,6 +78,13 @@ impl Layout {
                 1
             };
         }
+        let cell_rows = super::lanes::CellRows::of(
+            lanes,
+            &inst_zone,
+            &zone_base,
+            |z| t.zones[z].board.map(usize::from),
+            t.boards.len(),
+        );
         let lay = Layout {
             n,
             counterclockwise: t.counterclockwise,
@@ -85,6 +95,7 @@ impl Layout {
             inst_owner,
             var_base,
             lanes: lanes.clone(),
+            cell_rows,
         };
         (lay, home, size as usize)
     }
