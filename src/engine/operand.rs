@@ -397,7 +397,12 @@ mod tests {
              \"four\" when any(c in pile where c.v == 9 or c.v < 1) { }",
         );
         let s = State::new(&g, 2, 1, &g.default_options()).expect("starts");
-        assert_eq!(s.legal_actions(&g).len(), 2);
+        let labels: Vec<String> = s
+            .legal_actions(&g)
+            .into_iter()
+            .map(|a| s.label(&g, a))
+            .collect();
+        assert_eq!(labels, ["one", "three"]);
     }
 
     /// A fused read faults as its closure did: the top of an empty zone is

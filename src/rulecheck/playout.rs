@@ -14,10 +14,10 @@
 
 use super::cycle::Cycles;
 use super::stats::{At, Incident, Kind, Layout, Stats};
-use crate::agent::{Agent, AgentKind};
+use crate::agent::AgentKind;
 use crate::engine::{Action, EngineError, Game, State};
 use crate::playout::{self, Observer, Stop};
-use crate::sim::{agent_seed, game_seed, seats};
+use crate::sim::{Seated, game_seed};
 use std::ops::ControlFlow;
 
 /// One column of one game: what is fixed for all its games.
@@ -197,8 +197,7 @@ impl Observer for Watch<'_> {
 /// table of positions, and the buffers of scores and legal actions.
 pub struct Seat {
     state: Option<State>,
-    kinds: Vec<AgentKind>,
-    agents: Vec<Box<dyn Agent + Send>>,
+    seated: Seated,
     cycles: Cycles,
     scores: Vec<i32>,
     buf: Vec<Action>,
@@ -208,8 +207,7 @@ impl Default for Seat {
     fn default() -> Seat {
         Seat {
             state: None,
-            kinds: Vec::new(),
-            agents: Vec::new(),
+            seated: Seated::default(),
             cycles: Cycles::new(),
             scores: Vec::new(),
             buf: Vec::new(),
@@ -221,23 +219,6 @@ impl Seat {
     /// Drop the state, after a game the engine panicked in.
     pub fn forget_state(&mut self) {
         self.state = None;
-    }
-
-    /// Seat the agents of a game with engine seed `seed`, each as
-    /// [`AgentKind::build`] makes it.
-    fn seat_agents(&mut self, t: &Table, seed: u64) {
-        self.kinds.truncate(t.players);
-        self.agents.truncate(t.players);
-        for p in 0..t.players {
-            let s = agent_seed(seed, p);
-            if p == self.agents.len() {
-                self.kinds.push(t.agent);
-                self.agents.push(t.agent.build(s));
-            } else if self.kinds[p] != t.agent || !self.agents[p].reseed(s) {
-                self.kinds[p] = t.agent;
-                self.agents[p] = t.agent.build(s);
-            }
-        }
     }
 }
 
@@ -255,12 +236,11 @@ pub fn play(
     let game = t.game;
     let seed = game_seed(run_seed, index);
     stats.games += 1;
-    seat.seat_agents(t, seed);
-    let distinct = vec![t.agent != AgentKind::Random; t.players];
+    seat.seated.seat(t.players, seed, |_| t.agent);
     seat.cycles.clear();
     let Seat {
         state: slot,
-        agents,
+        seated,
         cycles,
         scores,
         buf,
@@ -282,7 +262,7 @@ pub fn play(
         game,
         slot,
         (t.players, seed, t.options),
-        &mut seats(agents, distinct),
+        &mut |game: &Game, state: &State, p, legal: &[Action]| seated.pick(game, state, p, legal),
         &mut w,
         buf,
         Some(t.max_decisions),

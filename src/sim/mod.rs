@@ -13,7 +13,7 @@ mod report;
 
 pub use crate::playout::MAX_JOBS;
 pub use play::{
-    SimConfig, Worker, agent_seed, game_seed, play_game, play_game_in, seats, simulate,
+    Seated, SimConfig, Worker, agent_seed, game_seed, play_game, play_game_in, simulate,
     simulate_each, simulate_with,
 };
 pub use render::Timing;

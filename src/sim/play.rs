@@ -136,22 +136,30 @@ pub fn play_game(
 #[derive(Default)]
 pub struct Worker {
     state: Option<State>,
+    seated: Seated,
+    buf: Vec<Action>,
+}
+
+/// The agents in a game's seats, kept from one game to the next (a random
+/// agent is reseeded in place, see [`Agent::reseed`]; other agents are
+/// built afresh), with what their picks need.
+#[derive(Default)]
+pub struct Seated {
     kinds: Vec<AgentKind>,
     agents: Vec<Box<dyn Agent + Send>>,
     distinct: Vec<bool>,
     offered: Vec<Action>,
-    buf: Vec<Action>,
 }
 
-impl Worker {
-    /// Seat the agents of game `index` (engine seed `seed`), each as
-    /// `AgentKind::build` would make it.
-    fn seat(&mut self, cfg: &SimConfig, index: u64, seed: u64) {
-        self.kinds.truncate(cfg.players);
-        self.agents.truncate(cfg.players);
+impl Seated {
+    /// Seat the agents of a game with engine seed `seed`: seat `p` gets
+    /// `kind_of(p)`, as `AgentKind::build` would make it.
+    pub fn seat(&mut self, players: usize, seed: u64, kind_of: impl Fn(usize) -> AgentKind) {
+        self.kinds.truncate(players);
+        self.agents.truncate(players);
         self.distinct.clear();
-        for p in 0..cfg.players {
-            let (kind, s) = (cfg.seat_agent(p, index), agent_seed(seed, p));
+        for p in 0..players {
+            let (kind, s) = (kind_of(p), agent_seed(seed, p));
             self.distinct.push(kind != AgentKind::Random);
             if p == self.agents.len() {
                 self.kinds.push(kind);
@@ -161,6 +169,17 @@ impl Worker {
                 self.agents[p] = kind.build(s);
             }
         }
+    }
+
+    /// The pick of `seat`'s agent (searching agents are offered identical
+    /// moves once, see `pick_for`).
+    pub fn pick(&mut self, game: &Game, state: &State, seat: usize, legal: &[Action]) -> usize {
+        pick_for(
+            &mut self.agents,
+            &self.distinct,
+            &mut self.offered,
+            (game, state, seat, legal),
+        )
     }
 }
 
@@ -175,14 +194,13 @@ pub fn play_game_in(
     watch: &mut dyn FnMut(&State, Action),
 ) -> GameResult {
     let seed = game_seed(cfg.seed, index);
-    worker.seat(cfg, index, seed);
+    worker
+        .seated
+        .seat(cfg.players, seed, |p| cfg.seat_agent(p, index));
     let Worker {
         state: slot,
-        agents,
-        distinct,
-        offered,
+        seated,
         buf,
-        ..
     } = worker;
     let mut obs = Watch {
         check_conservation: cfg.check_conservation,
@@ -203,7 +221,7 @@ pub fn play_game_in(
         slot,
         (cfg.players, seed, &cfg.options),
         &mut |game: &Game, state: &State, seat, legal: &[Action]| {
-            pick_for(agents, distinct, offered, (game, state, seat, legal))
+            seated.pick(game, state, seat, legal)
         },
         &mut obs,
         buf,
@@ -248,22 +266,11 @@ pub fn play_game_in(
     result
 }
 
-/// Each seat's agent picks its move. A seat whose `distinct` flag is set
-/// (a searching agent) is offered identical moves once (cards nobody can
-/// tell apart, see `State::distinct_actions`) and its pick is mapped back
-/// to the legal list; a random agent picks from the whole list, so seeded
-/// random games (and the golden logs) play as they always have.
-pub fn seats<'a>(
-    agents: &'a mut [Box<dyn Agent + Send>],
-    distinct: Vec<bool>,
-) -> impl FnMut(&Game, &State, usize, &[Action]) -> usize + 'a {
-    let mut offered: Vec<Action> = Vec::new();
-    move |game, state, seat, legal| {
-        pick_for(agents, &distinct, &mut offered, (game, state, seat, legal))
-    }
-}
-
-/// The pick of `seat`'s agent, as [`seats`] describes it; `offered` is a
+/// The pick of `seat`'s agent. A searching agent (its `distinct` flag
+/// set) is offered identical moves once (cards nobody can tell apart, see
+/// `State::distinct_actions`) and its pick is mapped back to the legal
+/// list; a random agent picks from the whole list, so seeded random games
+/// (and the golden logs) play as they always have. `offered` is a
 /// reusable buffer.
 fn pick_for(
     agents: &mut [Box<dyn Agent + Send>],
