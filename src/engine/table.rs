@@ -231,6 +231,12 @@ impl Core {
         &self.arena[s + a..s + b]
     }
 
+    /// The number of cards of an instance (`zone(inst).len()`).
+    #[inline]
+    pub fn zone_len(&self, inst: usize) -> usize {
+        (self.arena[inst + 1] - self.arena[inst]) as usize
+    }
+
     /// The cards of an instance, to reorder or exchange in place.
     #[inline]
     pub fn zone_mut(&mut self, inst: usize) -> &mut [u16] {

@@ -1,0 +1,150 @@
+//! Tests of the operands and tests read in place (`operand.rs`): the
+//! fused shapes, comparisons as bands and filters that skip empty cells
+//! give the values and faults of the expression tree.
+
+use crate::engine::{EngineError, Fault, Game, State};
+
+/// A game whose only decision has one arm per guard given.
+fn game(fns: &str, arms: &str) -> Game {
+    let src = format!(
+        "game \"G\" {{ players 2..2 }}\n\
+         enum E {{ a, b, c }}\n\
+         table t: E -> int {{ a: 1, b: 2, c: 3 }}\n\
+         card C {{ v: int }}\n\
+         deck cs of C size 3 in pile {{ 1 x {{ v: 1..3 }} }}\n\
+         zone pile: shared pile public\n\
+         zone out: shared pile public\n\
+         {fns}\n\
+         start {{ choose seat(0) {{ {arms} }} end game }}\n\
+         winners highest 0\n"
+    );
+    Game::from_source("g", &src).expect("compiles")
+}
+
+const FNS: &str = "fn holds(z: zone, k: int) -> bool = count(z) == k and top(z).v >= 1 and top(z).v <= 3\n\
+                   fn pick(e: E) -> int = if e == a then t[e] else if e == b then 10 * t[e] else -t[e]\n\
+                   fn size(z: zone) -> int = count(z)";
+
+/// The operands and tests read in place give the values their
+/// closures gave: counts, tops and their attributes, table reads,
+/// else-if chains, `and`/`or`/`not` chains and filters.
+#[test]
+fn fused_shapes_give_the_tree_values() {
+    let g = game(
+        FNS,
+        "\"one\" when holds(pile, 3) and pick(a) == 1 and pick(b) == 20 and pick(c) == -3 { }\n\
+         \"two\" when holds(pile, 2) or not (size(out) == 0) { }\n\
+         \"three\" when not holds(pile, 2) and count(c in pile where c.v >= 2 and c.v != 9) == 2 { }\n\
+         \"four\" when any(c in pile where c.v == 9 or c.v < 1) { }",
+    );
+    let s = State::new(&g, 2, 1, &g.default_options()).expect("starts");
+    let labels: Vec<String> = s
+        .legal_actions(&g)
+        .into_iter()
+        .map(|a| s.label(&g, a))
+        .collect();
+    assert_eq!(labels, ["one", "three"]);
+}
+
+/// The legal arms' labels of a game whose only decision has these.
+fn legal(g: &Game) -> Vec<String> {
+    let s = State::new(g, 2, 1, &g.default_options()).expect("starts");
+    s.legal_actions(g)
+        .into_iter()
+        .map(|a| s.label(g, a))
+        .collect()
+}
+
+/// Comparisons with a constant, read as bands, at and around their
+/// bounds (and past the integers' ends), of attributes, locals and
+/// counts; a filter that needs cards skips empty cells and counts as
+/// the tree does.
+#[test]
+fn bands_hold_where_comparisons_hold() {
+    let arms = [
+        ("lt", "count(c in pile where c.v < 2) == 1", true),
+        ("le", "count(c in pile where c.v <= 2) == 2", true),
+        ("gt", "count(c in pile where c.v > 2) == 1", true),
+        ("ge", "count(c in pile where c.v >= 2) == 2", true),
+        ("eq", "count(c in pile where c.v == 2) == 1", true),
+        (
+            "ne",
+            "count(c in pile where c.v != 2 and c.v != 9) == 2",
+            true,
+        ),
+        ("top", "any(c in pile where c.v > 2147483647)", false),
+        (
+            "low",
+            "count(c in pile where c.v >= -2147483647) == 3",
+            true,
+        ),
+        (
+            "local",
+            "count(k in 1..5 where k != 3 and k < 5) == 3",
+            true,
+        ),
+    ];
+    let board = [
+        ("full", "count(u in whole where count(u) > 0) == 1", true),
+        (
+            "ray",
+            "count(u in ray(cell(0, 0), 1, 0, 5) where count(u) > 0) == 1",
+            true,
+        ),
+        (
+            "cards",
+            "any(u in whole where count(u) > 0 and top(u).v >= 1)",
+            true,
+        ),
+        ("empty", "count(u in whole where count(u) == 0) == 3", true),
+        (
+            "never",
+            "any(u in whole where count(u) >= 1 and count(u) < 1)",
+            false,
+        ),
+    ];
+    let src = |rows: &[(&str, &str, bool)]| -> String {
+        let all: Vec<String> = rows
+            .iter()
+            .map(|(l, guard, _)| format!("\"{l}\" when {guard} {{ }}"))
+            .collect();
+        all.join("\n")
+    };
+    let want = |rows: &[(&str, &str, bool)]| -> Vec<String> {
+        rows.iter()
+            .filter(|a| a.2)
+            .map(|a| a.0.to_string())
+            .collect()
+    };
+    assert_eq!(legal(&game("", &src(&arms))), want(&arms));
+    let text = format!(
+        "game \"G\" {{ players 2..2 }}\n\
+         card C {{ v: int }}\n\
+         deck cs of C size 3 in pile {{ 1 x {{ v: 1..3 }} }}\n\
+         zone pile: shared pile public\n\
+         board b {{\n  grid 4 x 1\n  region whole = a1..d1\n}}\n\
+         start {{ move top(pile) to cell(2, 0) choose seat(0) {{ {} }} end game }}\n\
+         winners highest 0\n",
+        src(&board)
+    );
+    let g = Game::from_source("b", &text).expect("compiles");
+    assert_eq!(legal(&g), want(&board));
+}
+
+/// A fused read faults as its closure did: the top of an empty zone is
+/// no card, `count` of no zone is no zone.
+#[test]
+fn fused_shapes_fault_as_the_tree_did() {
+    for (guard, want) in [
+        ("holds(out, 0)", Fault::NoCard),
+        ("size(none) == 0", Fault::NoZone),
+        ("count(out) == 0 and top(out).v > 0", Fault::NoCard),
+    ] {
+        let g = game(FNS, &format!("\"x\" when {guard} {{ }}"));
+        match State::new(&g, 2, 1, &g.default_options()) {
+            Err(EngineError::Fault { fault, .. }) => assert_eq!(fault, want, "{guard}"),
+            Err(other) => panic!("{guard}: expected {want:?}, got {other:?}"),
+            Ok(_) => panic!("{guard}: expected {want:?}, got no fault"),
+        }
+    }
+}
