@@ -227,3 +227,34 @@ fn ctrl_c_stops_auto_and_keeps_the_game() {
     p.send(ControlCode::EndOfTransmission).unwrap();
     p.expect(Eof).unwrap();
 }
+
+/// Ctrl-C while a search bot thinks (a million iterations: minutes) stops
+/// it: the REPL says so, the bot's unfinished move is not played, and the
+/// game goes on from where it was. (The opening has one move, which the
+/// bot plays at once; it thinks at the second.)
+#[test]
+fn ctrl_c_stops_a_thinking_bot_and_keeps_the_game() {
+    let dir = scratch("bot");
+    let Some(mut p) = spawn(&dir.join("history"), false) else {
+        return;
+    };
+    expect(&mut p, "P0> ");
+    type_keys(&mut p, &["bot 0 mcts:1000000\r"]);
+    std::thread::sleep(Duration::from_millis(1500));
+    p.send(ControlCode::EndOfText).unwrap();
+    expect(&mut p, "interrupted after 1 bot move(s)");
+    expect(&mut p, "the game is kept");
+    expect(&mut p, "> ");
+    type_keys(&mut p, &["log\r"]);
+    expect(&mut p, "1. P0: draw from the pile");
+    let rest = expect(&mut p, "> ");
+    assert!(
+        !rest.contains("2. P0"),
+        "the cut search's move was played: {rest}"
+    );
+    type_keys(&mut p, &["bot 0 off\r"]);
+    expect(&mut p, "P0> ");
+    std::thread::sleep(Duration::from_millis(150));
+    p.send(ControlCode::EndOfTransmission).unwrap();
+    p.expect(Eof).unwrap();
+}

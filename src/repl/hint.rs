@@ -48,6 +48,12 @@ pub fn cmd_hint(s: &mut Session, args: &[&str], out: &mut String) -> Result<Flow
         stats.len(),
         legal.len()
     );
+    if crate::sim::interrupt::interrupted() {
+        let _ = writeln!(
+            out,
+            "(interrupted: the search stopped early, so these figures are rough)"
+        );
+    }
     let width = legal.len().to_string().len();
     for m in stats.iter().take(top) {
         let _ = writeln!(

@@ -360,7 +360,10 @@ impl Session {
         legal[i.min(legal.len() - 1)]
     }
 
-    /// Bots move while a seat they play must choose (at most `limit` moves).
+    /// Bots move while a seat they play must choose (at most
+    /// [`AUTO_END_LIMIT`] moves). Ctrl-C stops them between moves (and cuts
+    /// a search agent's thinking short: its move is then not played); the
+    /// game is kept as it stands.
     pub fn run_bots(&mut self, out: &mut String) -> Result<usize, String> {
         let mut made = 0;
         while made < AUTO_END_LIMIT && self.bot_to_move().is_some() {
@@ -369,6 +372,13 @@ impl Session {
                 break;
             }
             let action = self.agent_move(&legal);
+            if crate::sim::interrupt::interrupted() {
+                let _ = writeln!(
+                    out,
+                    "interrupted after {made} bot move(s): the game is kept as it stands (`undo` takes moves back, `bot` lists the bots)"
+                );
+                break;
+            }
             self.play(action, out)?;
             made += 1;
         }

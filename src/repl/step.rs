@@ -241,6 +241,12 @@ pub fn cmd_auto(s: &mut Session, args: &[&str], out: &mut String) -> Result<Flow
     };
     let mut made = 0;
     while made < limit {
+        let legal = s.legal();
+        if s.state.is_over() || legal.is_empty() {
+            break;
+        }
+        let action = s.agent_move(&legal);
+        // checked after the choice: a search cut short by Ctrl-C is not played
         if crate::sim::interrupt::interrupted() {
             let _ = writeln!(
                 out,
@@ -248,11 +254,6 @@ pub fn cmd_auto(s: &mut Session, args: &[&str], out: &mut String) -> Result<Flow
             );
             break;
         }
-        let legal = s.legal();
-        if s.state.is_over() || legal.is_empty() {
-            break;
-        }
-        let action = s.agent_move(&legal);
         let round = match until {
             Until::Round(p) => Some(p),
             _ => None,

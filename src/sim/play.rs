@@ -348,7 +348,7 @@ pub fn simulate_with(game: &Game, cfg: &SimConfig, tick: &(dyn Fn() + Sync)) -> 
 
 /// Like [`simulate`], showing each game's result to `each` as it ends, and
 /// starting no new game once `stop` is set (the report then holds the games
-/// played so far).
+/// finished before it was set).
 pub fn simulate_each(
     game: &Game,
     cfg: &SimConfig,
@@ -363,6 +363,11 @@ pub fn simulate_each(
                     return None;
                 }
                 let r = play_game_in(game, cfg, i, worker, &mut |_, _| {});
+                // a game still running at Ctrl-C is left out: its search
+                // agents stopped thinking early (`agent::search::Clock`)
+                if stop.load(Ordering::Relaxed) {
+                    return None;
+                }
                 each(&r);
                 Some(r)
             })
