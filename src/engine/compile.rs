@@ -246,6 +246,9 @@ fn value_plain(g: &Graph, e: &Expr) -> Val {
             })
         }
         Expr::Bind(binds_e, body_e) => {
+            if let Some(body) = super::inline::through(g, e) {
+                return value(g, &body);
+            }
             let binds: Vec<(usize, Arg)> = binds_e
                 .iter()
                 .map(|(s, v)| (*s as usize, arg(g, v)))

@@ -91,6 +91,11 @@ pub(crate) fn plain(e: &Expr) -> bool {
     })
 }
 
+/// Is `e` no shared occurrence (its value computed where it stands)?
+pub(crate) fn unshared(e: &Expr) -> bool {
+    CTX.with(|c| !c.borrow().temps.contains_key(&(e as *const Expr as usize)))
+}
+
 /// The bits a region rooted at `e` clears on entry (asked once).
 pub(crate) fn take_region(e: &Expr) -> u32 {
     CTX.with(|c| {

@@ -29,6 +29,7 @@ mod exec;
 mod fault;
 mod game;
 mod geometry;
+mod inline;
 mod lanes;
 mod memo;
 mod observe;

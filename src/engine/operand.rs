@@ -150,6 +150,9 @@ fn top_of_local(e: &Expr) -> Option<usize> {
 
 /// Compile an operand.
 pub(crate) fn arg(g: &Graph, e: &Expr) -> Arg {
+    if let Some(body) = super::inline::through(g, e) {
+        return arg(g, &body);
+    }
     let t = &g.tables;
     if let Some(k) = konst(t, e) {
         return Arg::K(k);
@@ -370,6 +373,9 @@ impl Test {
 
 /// Compile a condition without a chain.
 fn atom(g: &Graph, e: &Expr) -> Atom {
+    if let Some(body) = super::inline::through(g, e) {
+        return atom(g, &body);
+    }
     if super::cse::plain(e) {
         match e {
             Expr::Bin(op, l, r) => {
@@ -437,6 +443,9 @@ pub(crate) fn chain_test(g: &Graph, op: BinOp, e: &Expr) -> Test {
 /// Compile a condition (an `if`'s test, an aggregate's filter).
 pub(crate) fn test(g: &Graph, e: &Expr) -> Test {
     let _root = super::cse::Root::enter(e);
+    if let Some(body) = super::inline::through(g, e) {
+        return test(g, &body);
+    }
     if super::cse::plain(e)
         && konst(&g.tables, e).is_none()
         && let Expr::Bin(op @ (BinOp::And | BinOp::Or), ..) = e

@@ -148,3 +148,36 @@ fn fused_shapes_fault_as_the_tree_did() {
         }
     }
 }
+
+/// Small functions read in place (`inline.rs`) give the values and faults
+/// of their expansions: arguments that are locals, constants and `none`,
+/// a function of a function, a parameter read twice, one never read, and
+/// a body that faults on its argument.
+#[test]
+fn inlined_functions_give_the_expansions_values() {
+    let fns = "fn big(k: int) -> bool = k >= 2 and k <= 3\n\
+               fn both(k: int, j: int) -> bool = big(k) and not big(j)\n\
+               fn unused(k: int, j: int) -> int = k * 2\n\
+               fn is_none(c: card) -> bool = c == none\n\
+               fn v_of(c: card) -> int = c.v";
+    let g = game(
+        fns,
+        "\"one\" when count(c in pile where big(c.v)) == 2 { }\n\
+         \"two\" when count(k in 0..5 where both(k, 1)) == 2 and unused(3, 9) == 6 { }\n\
+         \"three\" when is_none(none) and not is_none(top(pile)) { }\n\
+         \"four\" when any(k in 1..3 where both(k, k)) { }",
+    );
+    let s = State::new(&g, 2, 1, &g.default_options()).expect("starts");
+    let labels: Vec<String> = s
+        .legal_actions(&g)
+        .into_iter()
+        .map(|a| s.label(&g, a))
+        .collect();
+    assert_eq!(labels, ["one", "two", "three"]);
+    let g = game(fns, "\"x\" when v_of(none) > 0 { }");
+    match State::new(&g, 2, 1, &g.default_options()) {
+        Err(EngineError::Fault { fault, .. }) => assert_eq!(fault, Fault::NoCard),
+        Err(other) => panic!("expected NoCard, got {other:?}"),
+        Ok(_) => panic!("expected NoCard, got no fault"),
+    }
+}
