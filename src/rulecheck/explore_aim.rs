@@ -97,7 +97,7 @@ pub fn as_expr(d: &Dist) -> Expr {
 }
 
 /// `min(body for slot in coll)`, [`FAR`] when `coll` is empty.
-fn nearest_of(slot: u16, coll: &Expr, body: Expr) -> Expr {
+pub(super) fn nearest_of(slot: u16, coll: &Expr, body: Expr) -> Expr {
     let count = agg(AggKind::Count, slot, coll, None, None);
     cond(
         bin(BinOp::Eq, count, int(0)),

@@ -25,6 +25,7 @@
 //! target guards, only in explored games.
 
 use super::explore_aim::{self as aim, Columns};
+use super::explore_loop::after_loop;
 use super::explore_proxy as proxy;
 use super::stats::Layout;
 use crate::engine::{Action, Game, Probe, State};
@@ -34,6 +35,10 @@ use crate::syntax::ast::{AggKind, BinOp};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use std::cell::RefCell;
+
+#[cfg(test)]
+#[path = "explore_branch_tests.rs"]
+mod tests;
 
 /// The distance of a failed identity or yes/no test.
 pub const FAR: u32 = 1000;
@@ -61,6 +66,9 @@ pub(super) enum Dist {
 pub struct Target {
     pub phase: u16,
     pub node: u32,
+    /// Where its distance is measured: its own node, or the start of the
+    /// loop just before it (`explore_loop.rs`).
+    pub at: u32,
     /// The branch wanted: the condition true (the body) or false.
     pub want: bool,
     /// For a choice: the option to be offered (`u16::MAX`: none, for the
@@ -77,6 +85,7 @@ impl Target {
         Target {
             phase: phase as u16,
             node: node as u32,
+            at: node as u32,
             want,
             arm: None,
             dist,
@@ -203,8 +212,54 @@ pub(super) fn build(g: &Graph, phase: u16, e: &Expr, want: bool, binds: &[(u16, 
                 && numeric_side(g, phase, b) != Some(false);
             Dist::Cmp(op, wrap(binds, a), wrap(binds, b), numeric)
         }
+        Expr::Agg {
+            kind: kind @ (AggKind::Any | AggKind::All),
+            slot,
+            coll,
+            filter: Some(f),
+            body: None,
+        } => Dist::Num(wrap(
+            binds,
+            &quantifier(g, phase, *kind, *slot, coll, f, want),
+        )),
         _ => Dist::Leaf(wrap(binds, e), want),
     }
+}
+
+/// How far `any(x in coll where f)` (or `all`) is from being `want`, as an
+/// expression: an `any` wanted false is as far as its witnesses
+/// (`count(x in coll where f)`), an `all` wanted true as its
+/// counter-examples (`count(x in coll where not f)`); an `any` wanted true
+/// (an `all` wanted false) as near as the nearest element is to passing
+/// (failing) `f`, [`FAR`] when `coll` is empty. Each is 0 exactly when the
+/// quantifier is `want`.
+fn quantifier(
+    g: &Graph,
+    phase: u16,
+    kind: AggKind,
+    slot: u16,
+    coll: &Expr,
+    f: &Expr,
+    want: bool,
+) -> Expr {
+    // `any` wanted false and `all` wanted true both count the elements
+    // whose filter is `kind == any`
+    if want == (kind == AggKind::All) {
+        let f = if kind == AggKind::All {
+            Expr::Not(Box::new(f.clone()))
+        } else {
+            f.clone()
+        };
+        return Expr::Agg {
+            kind: AggKind::Count,
+            slot,
+            coll: Box::new(coll.clone()),
+            filter: Some(Box::new(f)),
+            body: None,
+        };
+    }
+    let each = aim::as_expr(&build(g, phase, f, kind == AggKind::Any, &[]));
+    aim::nearest_of(slot, coll, each)
 }
 
 /// The guards that games have reached (`nodes[flat] > 0`) with a branch
@@ -229,7 +284,11 @@ pub fn targets(game: &Game, layout: &Layout, nodes: &[u64], columns: &Columns) -
                 Node::JumpIfNot(e, to) => {
                     for (want, next) in [(true, n + 1), (false, *to as usize)] {
                         if next < ph.nodes.len() && !ran(next) && !aim::off(e, want, columns) {
-                            out.push(Target::new(p, n, want, build(g, p as u16, e, want, &[])));
+                            let mut t = Target::new(p, n, want, build(g, p as u16, e, want, &[]));
+                            if let Some((at, d)) = after_loop(g, p, n, e, want) {
+                                (t.at, t.dist) = (at, d);
+                            }
+                            out.push(t);
                         }
                     }
                 }
@@ -248,12 +307,12 @@ pub fn targets(game: &Game, layout: &Layout, nodes: &[u64], columns: &Columns) -
     out
 }
 
-/// For each flat node, the first of the targets at it (`u16::MAX`: none);
-/// the targets of one node follow each other.
+/// For each flat node, the first of the targets measured at it
+/// (`u16::MAX`: none); the targets measured at one node follow each other.
 pub fn index(layout: &Layout, targets: &[Target]) -> Vec<u16> {
     let mut at = vec![u16::MAX; layout.nodes];
     for (k, t) in targets.iter().enumerate().rev() {
-        if let Some(slot) = at.get_mut(layout.node(t.phase, t.node)) {
+        if let Some(slot) = at.get_mut(layout.node(t.phase, t.at)) {
             *slot = k as u16;
         }
     }
@@ -265,7 +324,7 @@ pub fn index(layout: &Layout, targets: &[Target]) -> Vec<u16> {
 fn nearest(game: &Game, next: &mut State, a: Action, t: &Target) -> Option<u32> {
     let mut best = u32::MAX;
     let r = next.apply_looking(game, a, &mut |st: &State, p, n| {
-        if p == t.phase && n == t.node {
+        if p == t.phase && n == t.at {
             best = best.min(t.distance(game, st));
         }
     });

@@ -1,0 +1,143 @@
+//! Tests of the branch distance (`explore_branch.rs`) of `any` and `all`:
+//! measured as counts (witnesses, counter-examples) or as the nearest
+//! element, checked against the same numbers written as probes, at every
+//! run of a guard in a small game that deals six chips of values 1 to 6
+//! one at a time.
+
+use super::{FAR, Target, build};
+use crate::engine::{Game, State};
+use crate::graph::Node;
+use crate::hir::Expr;
+use crate::syntax::ast::AggKind;
+
+const RULES: &str = r#"
+game "Quantifiers" { players 2..2 }
+card Chip { value: int }
+deck chips of Chip size 6 in pile {
+  1 x { value: 1..6 }
+}
+zone pile: shared pile public
+zone hand: shared pile public
+var score: int per player = 0
+fn big(n: int) -> bool = any(c in hand where c.value > n)
+start {
+  while count(pile) > 0 {
+    choose seat(0) {
+      "take the top" { move top(pile) to hand }
+      "take the bottom" { move bottom(pile) to hand }
+    }
+    if not big(3) {
+      seat(0).score += 1
+    }
+    if all(c in hand where c.value < 3) {
+      seat(1).score += 1
+    }
+  }
+  end game
+}
+winners highest p.score
+"#;
+
+/// The guard of phase 0 whose condition `pick` recognises.
+fn guard(game: &Game, pick: impl Fn(&Expr) -> bool) -> (usize, Expr) {
+    let nodes = &game.graph().phases[0].nodes;
+    nodes
+        .iter()
+        .enumerate()
+        .find_map(|(n, node)| match node {
+            Node::JumpIfNot(e, _) if pick(e) => Some((n, e.clone())),
+            _ => None,
+        })
+        .expect("the guard is in the graph")
+}
+
+/// At every run of target `t`'s guard, in a game taking the bottom chip then
+/// the top one in turn: its distance and the probe's value.
+fn measured(game: &Game, t: &Target, probe: &str) -> Vec<(u32, i32)> {
+    let probe = game.probe(probe, 2).expect("probe");
+    let mut state = State::new(game, 2, 7, &game.default_options()).expect("start");
+    let mut out = Vec::new();
+    let mut turn = 0;
+    while !state.is_over() {
+        let action = state.legal_actions(game)[(turn + 1) % 2];
+        turn += 1;
+        state
+            .apply_looking(game, action, &mut |st: &State, p, n| {
+                if p == t.phase && n == t.at {
+                    let want = st.eval_probe(game, &probe).expect("probe value");
+                    out.push((t.distance(game, st), want));
+                }
+            })
+            .expect("a legal move");
+    }
+    assert_eq!(out.len(), 6, "the guard runs once per chip taken");
+    out
+}
+
+fn is_all(e: &Expr) -> bool {
+    matches!(
+        e,
+        Expr::Agg {
+            kind: AggKind::All,
+            ..
+        }
+    )
+}
+
+fn target(game: &Game, pick: impl Fn(&Expr) -> bool, want: bool) -> Target {
+    let (n, e) = guard(game, pick);
+    Target::new(0, n, want, build(game.graph(), 0, &e, want, &[]))
+}
+
+#[test]
+fn an_any_wanted_false_is_as_far_as_its_witnesses_through_a_function() {
+    let game = Game::from_source("q.rules", RULES).expect("rules");
+    // `not big(3)`: the body wants `any(c in hand where c.value > 3)` false
+    let t = target(&game, |e| matches!(e, Expr::Not(_)), true);
+    let seen = measured(&game, &t, "count(c in hand where c.value > 3)");
+    for (d, want) in &seen {
+        assert_eq!(*d, *want as u32, "{seen:?}");
+    }
+    // a slope: 0 while no big chip is held, then 1, 2, 3
+    let mut ds: Vec<u32> = seen.iter().map(|(d, _)| *d).collect();
+    ds.dedup();
+    assert!(ds.len() >= 3, "{seen:?}");
+}
+
+#[test]
+fn an_any_wanted_true_is_as_far_as_its_nearest_element() {
+    let game = Game::from_source("q.rules", RULES).expect("rules");
+    // the `not big(3)` guard wanted false: some chip above 3
+    let t = target(&game, |e| matches!(e, Expr::Not(_)), false);
+    let near = "if count(hand) == 0 then 1000 else \
+                min((if c.value > 3 then 0 else 4 - c.value) for c in hand)";
+    let seen = measured(&game, &t, near);
+    for (d, want) in &seen {
+        assert_eq!(*d, *want as u32, "{seen:?}");
+    }
+    assert!(seen.iter().any(|(d, _)| *d > 0 && *d < FAR), "{seen:?}");
+}
+
+#[test]
+fn an_all_wanted_true_is_as_far_as_its_counter_examples() {
+    let game = Game::from_source("q.rules", RULES).expect("rules");
+    let t = target(&game, is_all, true);
+    let seen = measured(&game, &t, "count(c in hand where c.value >= 3)");
+    for (d, want) in &seen {
+        assert_eq!(*d, *want as u32, "{seen:?}");
+    }
+    assert!(seen.iter().any(|(d, _)| *d >= 2), "{seen:?}");
+}
+
+#[test]
+fn an_all_wanted_false_is_as_far_as_its_nearest_counter_example() {
+    let game = Game::from_source("q.rules", RULES).expect("rules");
+    let t = target(&game, is_all, false);
+    let near = "if count(hand) == 0 then 1000 else \
+                min((if c.value >= 3 then 0 else 3 - c.value) for c in hand)";
+    let seen = measured(&game, &t, near);
+    for (d, want) in &seen {
+        assert_eq!(*d, *want as u32, "{seen:?}");
+    }
+    assert!(seen.iter().any(|(d, _)| *d > 0 && *d < FAR), "{seen:?}");
+}
