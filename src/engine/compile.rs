@@ -276,8 +276,7 @@ fn value_plain(g: &Graph, e: &Expr) -> Val {
         }
         Expr::Cond(..) => cond(g, e),
         Expr::Bin(op @ (BinOp::And | BinOp::Or), ..) => {
-            let t = super::operand::chain_test(g, *op, e);
-            Box::new(move |cx| i32::from(t.eval(cx)))
+            super::operand::chain_test(g, *op, e).apply(Truth)
         }
         Expr::Bin(op, l, r) => binary(g, *op, l, r),
         Expr::Call(b, args) => super::compile_call::call(g, *b, args),
@@ -317,7 +316,7 @@ fn cond(g: &Graph, e: &Expr) -> Val {
     let other = arg(g, cur);
     if arms.len() == 1 {
         let (t, a) = arms.pop().expect("one arm");
-        return Box::new(move |cx| if t.eval(cx) { a.get(cx) } else { other.get(cx) });
+        return t.apply(Choice(a, other));
     }
     let arms = arms.into_boxed_slice();
     Box::new(move |cx| {
@@ -328,6 +327,28 @@ fn cond(g: &Graph, e: &Expr) -> Val {
         }
         other.get(cx)
     })
+}
+
+/// An `and`/`or` chain's value: 1 where its test holds.
+struct Truth;
+
+impl super::operand::UseTest for Truth {
+    type Out = Val;
+    fn with<F: Fn(&mut Cx<'_>) -> bool + Send + Sync + 'static>(self, f: F) -> Val {
+        Box::new(move |cx| i32::from(f(cx)))
+    }
+}
+
+/// An `if` with one test: its arm's value where the test holds, else the
+/// other.
+struct Choice(Arg, Arg);
+
+impl super::operand::UseTest for Choice {
+    type Out = Val;
+    fn with<F: Fn(&mut Cx<'_>) -> bool + Send + Sync + 'static>(self, f: F) -> Val {
+        let Choice(a, other) = self;
+        Box::new(move |cx| if f(cx) { a.get(cx) } else { other.get(cx) })
+    }
 }
 
 /// A user function's expansion whose value is remembered per argument

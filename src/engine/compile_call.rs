@@ -8,7 +8,7 @@ use super::coll::Coll;
 use super::compile::{Arg, Col, Cx, Val, arg, konst};
 use super::fault::Fault;
 use super::geometry::{at_xy, cell_of, cell_xy, shift_at, shift_with, step_index};
-use super::operand::Test;
+use super::operand::UseTest;
 use crate::graph::Graph;
 use crate::hir::{Builtin, Expr};
 use crate::syntax::ast::{AggKind, BinOp};
@@ -280,10 +280,48 @@ pub(crate) fn aggregate(
     let items = self::coll(g, coll);
     let filter = filter.map(|f| super::operand::test(g, f));
     let body = body.map(|b| arg(g, b));
-    if filter.as_ref().is_some_and(|f| f.needs_cards_in(slot)) {
-        walk::<true>(shared, kind, slot, items, filter, body)
-    } else {
-        walk::<false>(shared, kind, slot, items, filter, body)
+    let skip = filter.as_ref().is_some_and(|f| f.needs_cards_in(slot));
+    let walk = Walk {
+        shared,
+        kind,
+        slot,
+        items,
+        body,
+        skip,
+    };
+    match filter {
+        Some(f) => f.apply(walk),
+        None => walk.with(|_| true),
+    }
+}
+
+/// An aggregate but its filter, which it takes as a function of its own
+/// (`Test::apply`), so each shape of filter has its loop compiled.
+struct Walk {
+    shared: u32,
+    kind: AggKind,
+    slot: usize,
+    items: Col,
+    body: Option<Arg>,
+    skip: bool,
+}
+
+impl UseTest for Walk {
+    type Out = Val;
+    fn with<F: Fn(&mut Cx<'_>) -> bool + Send + Sync + 'static>(self, f: F) -> Val {
+        let Walk {
+            shared,
+            kind,
+            slot,
+            items,
+            body,
+            skip,
+        } = self;
+        if skip {
+            walk::<true, F>(shared, kind, slot, items, f, body)
+        } else {
+            walk::<false, F>(shared, kind, slot, items, f, body)
+        }
     }
 }
 
@@ -296,12 +334,12 @@ pub(crate) fn aggregate(
 /// Long on purpose: one closure per family of aggregates (count; any, all,
 /// first; sum, min, max). Each is a hot loop, written out whole so that it
 /// compiles into one function with the filter and body inlined.
-fn walk<const SKIP_EMPTY: bool>(
+fn walk<const SKIP_EMPTY: bool, F: Fn(&mut Cx<'_>) -> bool + Send + Sync + 'static>(
     shared: u32,
     kind: AggKind,
     slot: usize,
     items: Col,
-    filter: Option<Test>,
+    filter: F,
     body: Option<Arg>,
 ) -> Val {
     // does the element pass the filter (bound first)?
@@ -312,10 +350,7 @@ fn walk<const SKIP_EMPTY: bool>(
         if SKIP_EMPTY && (v as usize) < cx.c.insts() && cx.c.zone_len(v as usize) == 0 {
             return false;
         }
-        match &filter {
-            Some(f) => f.eval(cx),
-            None => true,
-        }
+        filter(cx)
     };
     match kind {
         AggKind::Count => Box::new(move |cx| {

@@ -345,7 +345,38 @@ pub(crate) enum Test {
     Any(Box<[Atom]>),
 }
 
+/// A user of a test that compiles its own closure around it: given the
+/// test as a plain function, each shape of test a closure of its own (no
+/// dispatch on the shape when it runs).
+pub(crate) trait UseTest {
+    type Out;
+    fn with<F: Fn(&mut Cx<'_>) -> bool + Send + Sync + 'static>(self, f: F) -> Self::Out;
+}
+
 impl Test {
+    /// Hand this test to `u` as a function of its own shape: the most
+    /// frequent single atoms, a lone atom, an `and` chain, an `or` chain.
+    pub fn apply<U: UseTest>(self, u: U) -> U::Out {
+        match self {
+            Test::One(Atom::SizeIn(s, b)) => u.with(move |cx| {
+                let z = cx.locals[s];
+                let n = match cx.zone(z) {
+                    Some(z) => cx.c.zone_len(z) as i32,
+                    None => 0,
+                };
+                b.holds(n)
+            }),
+            Test::One(Atom::AttrIn(na, a, s, b)) => u.with(move |cx| {
+                let k = cx.locals[s];
+                b.holds(attr(cx, k, na, a))
+            }),
+            Test::One(Atom::LocalIn(s, b)) => u.with(move |cx| b.holds(cx.locals[s])),
+            Test::One(a) => u.with(move |cx| a.eval(cx)),
+            Test::All(atoms) => u.with(move |cx| atoms.iter().all(|a| a.eval(cx))),
+            Test::Any(atoms) => u.with(move |cx| atoms.iter().any(|a| a.eval(cx))),
+        }
+    }
+
     /// Whether this test is false for every empty zone instance bound to
     /// `slot` without reading anything else: its first atom, which must
     /// hold for the rest to count, is `count(slot)` in a band without 0.
