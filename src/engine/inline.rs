@@ -12,8 +12,9 @@
 //! the same order of evaluation and faults. The parameter slots are no
 //! longer written, and nothing reads them outside the body. What is gained
 //! is the binding and the call of the expansion, and the body's reads
-//! become operands and tests of their user (`operand.rs`): `on_board(c)`
-//! is a comparison read in the caller's closure. Sub-expressions the body
+//! become operands and tests of their user (`operand.rs`): with
+//! `fn empty(z: zone) -> bool = count(z) == 0`, `empty(u)` is one
+//! comparison read in the caller's closure. Sub-expressions the body
 //! shared (`cse.rs`) are computed at each occurrence in the copy; without
 //! a loop in the body they are small reads.
 //!
