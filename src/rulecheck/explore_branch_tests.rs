@@ -2,7 +2,8 @@
 //! measured as counts (witnesses, counter-examples) or as the nearest
 //! element, checked against the same numbers written as probes, at every
 //! run of a guard in a small game that deals six chips of values 1 to 6
-//! one at a time.
+//! one at a time; and the count taken outside the guard's frame
+//! (`explore_proxy.rs`), over the values of the guard's player local.
 
 use super::{FAR, Target, build};
 use crate::engine::{Game, State};
@@ -140,4 +141,57 @@ fn an_all_wanted_false_is_as_far_as_its_nearest_counter_example() {
         assert_eq!(*d, *want as u32, "{seen:?}");
     }
     assert!(seen.iter().any(|(d, _)| *d > 0 && *d < FAR), "{seen:?}");
+}
+
+const PROXY_RULES: &str = r#"
+game "Proxy" { players 2..2 }
+card Chip { value: int }
+deck chips of Chip size 6 in pile {
+  1 x { value: 1..6 }
+}
+zone pile: shared pile public
+zone hand: per player pile public
+var score: int per player = 0
+fn holds(p: player) -> bool = any(c in p.hand where c.value > 3)
+start {
+  while count(pile) > 0 {
+    choose seat(0) {
+      "to the first" { move top(pile) to seat(0).hand }
+      "to the second" { move top(pile) to seat(1).hand }
+    }
+    for q in players {
+      if not holds(q) {
+        q.score += 1
+      }
+    }
+  }
+  end game
+}
+winners highest p.score
+"#;
+
+#[test]
+fn outside_its_frame_an_any_wanted_false_counts_for_the_nearest_player() {
+    let game = Game::from_source("p.rules", PROXY_RULES).expect("rules");
+    let t = target(&game, |e| matches!(e, Expr::Not(_)), true);
+    let e = super::proxy::proxy(game.graph(), 0, &t.dist).expect("a proxy over the players");
+    let mut proxy = game.probe("0", 2).expect("probe");
+    proxy.expr = e;
+    let fewest = "min(count(c in p.hand where c.value > 3) for p in players)";
+    let fewest = game.probe(fewest, 2).expect("probe");
+    let mut state = State::new(&game, 2, 7, &game.default_options()).expect("start");
+    let mut seen = Vec::new();
+    let mut turn = 0;
+    while !state.is_over() {
+        let d = state.eval_probe(&game, &proxy).expect("proxy value");
+        seen.push((d, state.eval_probe(&game, &fewest).expect("probe value")));
+        let action = state.legal_actions(&game)[turn % 2];
+        turn += 1;
+        state.apply(&game, action).expect("a legal move");
+    }
+    assert_eq!(seen.len(), 6, "{seen:?}");
+    for (d, want) in &seen {
+        assert_eq!(d, want, "{seen:?}");
+    }
+    assert!(seen.iter().any(|(d, _)| *d >= 1), "{seen:?}");
 }
