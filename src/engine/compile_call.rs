@@ -7,7 +7,7 @@
 use super::coll::Coll;
 use super::compile::{Arg, Col, Cx, Val, arg, konst};
 use super::fault::Fault;
-use super::geometry::{at_xy, cell_of, cell_xy, shift_at, shift_with, step_index};
+use super::geometry::{at_xy, board_cell, cell_xy, shift_at, shift_with, step_index};
 use super::operand::UseTest;
 use crate::graph::Graph;
 use crate::hir::{Builtin, Expr};
@@ -202,7 +202,7 @@ pub(crate) fn coll(g: &Graph, e: &Expr) -> Col {
             let [start, pattern, facing, n] = [0, 1, 2, 3].map(|i| arg(g, &args[i]));
             Box::new(move |cx| {
                 let s = start.get(cx);
-                if s < 0 || cell_of(cx.g, cx.c, s).is_none() {
+                if s < 0 || board_cell(cx.g, cx.c, s).is_none() {
                     cx.fail(Fault::MovesNotFromCell);
                     return EMPTY;
                 }
@@ -218,7 +218,7 @@ pub(crate) fn coll(g: &Graph, e: &Expr) -> Col {
             let [start, dx, dy, n] = [0, 1, 2, 3].map(|i| arg(g, &args[i]));
             Box::new(move |cx| {
                 let s = start.get(cx);
-                if s < 0 || cell_of(cx.g, cx.c, s).is_none() {
+                if s < 0 || board_cell(cx.g, cx.c, s).is_none() {
                     cx.fail(Fault::RayNotFromCell);
                     return EMPTY;
                 }

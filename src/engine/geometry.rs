@@ -27,6 +27,16 @@ pub(super) fn at_xy(b: &crate::check::hir::BoardInfo, c: &Core, x: i32, y: i32) 
     }
 }
 
+/// [`cell_of`] read from the lanes' per-cell array when the table has
+/// its rows (a table read back from a file walks through the zone).
+#[inline]
+pub(super) fn board_cell(g: &Graph, c: &Core, inst: i32) -> Option<(usize, usize)> {
+    match c.cell_rows.get(inst) {
+        Some(row) => c.lanes.cell(row),
+        None => cell_of(g, c, inst),
+    }
+}
+
 /// The coordinates of a cell (the first of a merged group).
 /// Read from the lanes' per-cell array when the table has its rows.
 #[inline]
@@ -143,7 +153,7 @@ pub fn each_ray_cell(
     n: usize,
     f: &mut impl FnMut(i32) -> bool,
 ) -> bool {
-    let Some((b, k)) = cell_of(g, c, inst) else {
+    let Some((b, k)) = board_cell(g, c, inst) else {
         return true;
     };
     each_lane((b, &g.tables.boards[b]), c, inst, k, (dx, dy), (n, true), f)
@@ -163,15 +173,37 @@ pub fn each_move(
     n: u8,
     f: &mut impl FnMut(i32) -> bool,
 ) -> bool {
-    let Some((b, k)) = cell_of(g, c, start as i32) else {
+    let Some((b, k)) = board_cell(g, c, start as i32) else {
         return true;
     };
     let Some(p) = g.tables.patterns.get(pattern as usize) else {
         return true;
     };
     let board = &g.tables.boards[b];
+    // the bit set sized to the board: a small one is cleared in a few words
+    if board.cells.len() <= SMALL_CELLS {
+        walk_moves::<{ SMALL_CELLS / 64 }>(c, (b, board), (start, k), (p, facing, n), f)
+    } else {
+        walk_moves::<{ MAX_CELLS.div_ceil(64) }>(c, (b, board), (start, k), (p, facing, n), f)
+    }
+}
+
+/// Most cells of a board whose pattern targets are kept distinct in a
+/// bit set of `SMALL_CELLS / 64` words.
+const SMALL_CELLS: usize = 256;
+
+/// [`each_move`] from cell `k` (instance `start`) of board `b`, its
+/// targets kept distinct in a bit set of `W` words (at least the board's
+/// cell count in bits).
+fn walk_moves<const W: usize>(
+    c: &Core,
+    (b, board): (usize, &BoardInfo),
+    (start, k): (u16, usize),
+    (p, facing, n): (&crate::hir::PatternInfo, u8, u8),
+    f: &mut impl FnMut(i32) -> bool,
+) -> bool {
     let base = c.zone_base[board.zone as usize] as i32;
-    let mut seen = [0u64; MAX_CELLS.div_ceil(64)];
+    let mut seen = [0u64; W];
     let mut fresh = |cell: i32| {
         let i = (cell - base) as usize;
         let (w, bit) = (i / 64, 1u64 << (i % 64));
@@ -201,7 +233,7 @@ pub fn each_move(
 /// first square that leaves it; `ray` gives every lane). A merged group
 /// counts as one cell and is crossed along the line.
 pub fn ray_nth(g: &Graph, c: &Core, inst: i32, dx: i32, dy: i32, i: usize) -> i32 {
-    let Some((b, k)) = cell_of(g, c, inst) else {
+    let Some((b, k)) = board_cell(g, c, inst) else {
         return -1;
     };
     if dx == 0 && dy == 0 {

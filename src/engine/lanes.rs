@@ -15,7 +15,8 @@
 //! the offset from the cell's instance to the neighbour's (the same for
 //! any player count: both lie in the board's zone). A table finds a
 //! cell's row in them through [`CellRows`], so `shift` with a step in
-//! reach and `x_of`/`y_of` are one load each after the row.
+//! reach and `x_of`/`y_of` are one load each after the row, and `ray`
+//! and `moves` find the cell's board and index there too.
 //!
 //! Memory is bounded: a board whose lanes would hold more than
 //! [`MAX_ENTRIES`] cells (2 bytes each: 512 KiB) gets no table and walks
@@ -41,6 +42,8 @@ pub struct Lanes {
     first_row: Vec<u32>,
     /// Per row (cell): its coordinates (the first square of a merged cell).
     xy: Vec<(i8, i8)>,
+    /// Per row: its board and its index among the board's cells.
+    cell: Vec<(u32, u32)>,
     /// Per row and step index: the neighbour's instance minus the cell's,
     /// or [`NO_STEP`] (off the board, a removed square).
     steps: Vec<i16>,
@@ -159,10 +162,11 @@ impl Lanes {
     /// The lanes of every board, each within [`MAX_ENTRIES`].
     pub(crate) fn of(boards: &[BoardInfo]) -> Lanes {
         let mut first_row = Vec::with_capacity(boards.len());
-        let (mut xy, mut steps) = (Vec::new(), Vec::new());
-        for b in boards {
+        let (mut xy, mut steps, mut cell) = (Vec::new(), Vec::new(), Vec::new());
+        for (i, b) in boards.iter().enumerate() {
             first_row.push(xy.len() as u32);
             xy.extend_from_slice(&b.cells);
+            cell.extend((0..b.cells.len()).map(|k| (i as u32, k as u32)));
             let tables: Vec<Vec<i16>> = (0..DIRS)
                 .map(|s| {
                     let d = ((s % SIDE) as i32 - REACH, (s / SIDE) as i32 - REACH);
@@ -180,8 +184,17 @@ impl Lanes {
             boards: boards.iter().map(|b| build(b, MAX_ENTRIES)).collect(),
             first_row,
             xy,
+            cell,
             steps,
         }
+    }
+
+    /// The board and cell index of the cell in `row`, if it is one (what
+    /// `geometry::cell_of` finds through the zone).
+    #[inline]
+    pub(super) fn cell(&self, row: u32) -> Option<(usize, usize)> {
+        let &(b, k) = self.cell.get(row as usize)?;
+        Some((b as usize, k as usize))
     }
 
     /// The coordinates of the cell in `row`, if it is one.

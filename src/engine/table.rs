@@ -362,11 +362,13 @@ impl Core {
         }
     }
 
-    /// The same table without lanes (its boards walked): for tests.
+    /// The same table without lanes and cell rows (its boards walked, as
+    /// a table read back from a file): for tests.
     #[cfg(test)]
     pub(super) fn drop_lanes(&mut self) {
         let mut lay = (*self.lay).clone();
         lay.lanes = Default::default();
+        lay.cell_rows = Default::default();
         self.lay = std::sync::Arc::new(lay);
     }
 
