@@ -234,10 +234,13 @@ fn value_plain(g: &Graph, e: &Expr) -> Val {
                 }
             })
         }
-        Expr::Not(x) => {
-            let x = arg(g, x);
-            Box::new(move |cx| i32::from(x.get(cx) == 0))
-        }
+        Expr::Not(_) => match super::operand::test(g, e) {
+            // a negated chain or comparison is a test; a plain operand is read
+            super::operand::Test::One(super::operand::Atom::IsNot(x)) => {
+                Box::new(move |cx| i32::from(x.get(cx) == 0))
+            }
+            t => t.apply(Truth),
+        },
         Expr::Neg(x) => {
             let x = arg(g, x);
             Box::new(move |cx| match x.get(cx).checked_neg() {

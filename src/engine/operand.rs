@@ -239,6 +239,18 @@ impl Cmp {
 }
 
 impl Cmp {
+    /// The operator of the negated comparison.
+    fn not(self) -> Cmp {
+        match self {
+            Cmp::Eq => Cmp::Ne,
+            Cmp::Ne => Cmp::Eq,
+            Cmp::Lt => Cmp::Ge,
+            Cmp::Le => Cmp::Gt,
+            Cmp::Gt => Cmp::Le,
+            Cmp::Ge => Cmp::Lt,
+        }
+    }
+
     #[inline(always)]
     fn holds(self, a: i32, b: i32) -> bool {
         match self {
@@ -280,6 +292,14 @@ impl Band {
         })
     }
 
+    /// The values this band refuses.
+    fn not(self) -> Band {
+        Band {
+            out: !self.out,
+            ..self
+        }
+    }
+
     #[inline(always)]
     fn holds(self, v: i32) -> bool {
         (v.wrapping_sub(self.lo) as u32 <= self.span) != self.out
@@ -309,6 +329,21 @@ pub(crate) enum Atom {
 }
 
 impl Atom {
+    /// The negated condition: the same reads in the same order, the
+    /// truth inverted.
+    fn not(self) -> Atom {
+        match self {
+            Atom::Cmp(c, l, r) => Atom::Cmp(c.not(), l, r),
+            Atom::CmpK(c, l, k) => Atom::CmpK(c.not(), l, k),
+            Atom::In(l, b) => Atom::In(l, b.not()),
+            Atom::LocalIn(s, b) => Atom::LocalIn(s, b.not()),
+            Atom::SizeIn(s, b) => Atom::SizeIn(s, b.not()),
+            Atom::AttrIn(na, a, s, b) => Atom::AttrIn(na, a, s, b.not()),
+            Atom::Is(x) => Atom::IsNot(x),
+            Atom::IsNot(x) => Atom::Is(x),
+        }
+    }
+
     #[inline(always)]
     fn eval(&self, cx: &mut Cx<'_>) -> bool {
         match self {
@@ -440,30 +475,68 @@ fn against(c: Cmp, l: Arg, k: i32) -> Atom {
     }
 }
 
-/// The operands of a chain of `op` (`and` or `or`) rooted at `e`, in order
-/// of evaluation: a nested node of the same operator is walked into when it
-/// has nothing of its own to share or to clear.
-fn chain<'e>(op: BinOp, e: &'e Expr, out: &mut Vec<&'e Expr>) {
-    match e {
-        Expr::Bin(o, l, r) if *o == op => {
-            for x in [l, r] {
-                if super::cse::plain(x) && matches!(&**x, Expr::Bin(o2, ..) if *o2 == op) {
-                    chain(op, x, out);
-                } else {
-                    out.push(x);
-                }
-            }
-        }
-        _ => out.push(e),
+/// The other of `and` and `or`: the operator of a negated chain.
+fn dual(op: BinOp) -> BinOp {
+    if op == BinOp::And {
+        BinOp::Or
+    } else {
+        BinOp::And
     }
+}
+
+/// The operator of the chain `e` is (negated when `neg`) once small
+/// functions are read in place and negations pushed inward
+/// (`not (a or b)` is `not a and not b`); none for a single condition.
+/// Mirrors [`parts`] without compiling anything.
+fn chain_op(g: &Graph, e: &Expr, neg: bool) -> Option<BinOp> {
+    if let Some(body) = super::inline::through(g, e) {
+        return chain_op(g, &body, neg);
+    }
+    if super::cse::plain(e) && konst(&g.tables, e).is_none() {
+        match e {
+            Expr::Bin(o @ (BinOp::And | BinOp::Or), ..) => {
+                return Some(if neg { dual(*o) } else { *o });
+            }
+            Expr::Not(x) => return chain_op(g, x, !neg),
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Compile `e` (negated when `neg`) as parts of a chain of `op` (`and` or
+/// `or`), appended to `out` in order of evaluation. A part that is itself
+/// a chain of `op` with nothing of its own to share or to clear is walked
+/// into: a nested `and` in an `and`, the body of a small function read in
+/// place (`inline.rs`), and a negated chain of the other operator
+/// (`not (a or b)` in an `and` is `not a`, `not b`). The order of
+/// evaluation, the short-circuits and the first fault are the tree's: a
+/// negated part is evaluated as the part, its truth inverted.
+fn parts(g: &Graph, op: BinOp, e: &Expr, neg: bool, out: &mut Vec<Atom>) {
+    if let Some(body) = super::inline::through(g, e) {
+        return parts(g, op, &body, neg, out);
+    }
+    if super::cse::plain(e) && konst(&g.tables, e).is_none() {
+        match e {
+            Expr::Bin(o @ (BinOp::And | BinOp::Or), l, r) if (*o == op) != neg => {
+                parts(g, op, l, neg, out);
+                parts(g, op, r, neg, out);
+                return;
+            }
+            Expr::Not(x) => return parts(g, op, x, !neg, out),
+            _ => {}
+        }
+    }
+    let a = atom(g, e);
+    out.push(if neg { a.not() } else { a });
 }
 
 /// Compile the chain of `and` (or `or`) whose root is `e` (itself compiled
 /// by `value` or known to be plain).
 pub(crate) fn chain_test(g: &Graph, op: BinOp, e: &Expr) -> Test {
-    let mut parts = Vec::new();
-    chain(op, e, &mut parts);
-    let atoms: Box<[Atom]> = parts.into_iter().map(|x| atom(g, x)).collect();
+    let mut atoms = Vec::new();
+    parts(g, op, e, false, &mut atoms);
+    let atoms: Box<[Atom]> = atoms.into();
     if op == BinOp::And {
         Test::All(atoms)
     } else {
@@ -471,17 +544,18 @@ pub(crate) fn chain_test(g: &Graph, op: BinOp, e: &Expr) -> Test {
     }
 }
 
-/// Compile a condition (an `if`'s test, an aggregate's filter).
+/// Compile a condition (an `if`'s test, an aggregate's filter, a `not`).
 pub(crate) fn test(g: &Graph, e: &Expr) -> Test {
     let _root = super::cse::Root::enter(e);
-    if let Some(body) = super::inline::through(g, e) {
-        return test(g, &body);
+    match chain_op(g, e, false) {
+        Some(op) => chain_test(g, op, e),
+        None => {
+            let mut one = Vec::with_capacity(1);
+            parts(g, BinOp::And, e, false, &mut one);
+            match <[Atom; 1]>::try_from(one) {
+                Ok([a]) => Test::One(a),
+                Err(atoms) => Test::All(atoms.into()),
+            }
+        }
     }
-    if super::cse::plain(e)
-        && konst(&g.tables, e).is_none()
-        && let Expr::Bin(op @ (BinOp::And | BinOp::Or), ..) = e
-    {
-        return chain_test(g, *op, e);
-    }
-    Test::One(atom(g, e))
 }

@@ -181,3 +181,44 @@ fn inlined_functions_give_the_expansions_values() {
         Ok(_) => panic!("expected NoCard, got no fault"),
     }
 }
+
+/// Chains walked into their parent chain (`operand.rs` `parts`): a small
+/// function's chain and a negated chain of the other operator
+/// (`not (a or b)`) give the tree's values, every comparison negated in
+/// place holds where its `not` held, and a negated part faults where the
+/// tree faulted (and not past a short-circuit).
+#[test]
+fn flattened_chains_give_the_tree_values() {
+    let fns = "fn both(z: zone) -> bool = count(z) == 3 and top(z).v >= 1\n\
+               fn either(z: zone) -> bool = count(z) == 0 or top(z).v == 9";
+    let g = game(
+        fns,
+        "\"a\" when not either(pile) and both(pile) and not (count(out) != 0) { }\n\
+         \"b\" when not both(pile) or either(out) { }\n\
+         \"c\" when not (either(pile) or not both(pile)) { }\n\
+         \"d\" when not (count(pile) < 3) and not (count(pile) > 3) and not (count(pile) <= 2)\n\
+              and not (count(pile) >= 4) and not (count(pile) == 2) and not (top(pile).v != top(pile).v) { }\n\
+         \"e\" when not (count(pile) == 3) or not (count(pile) >= 3) { }\n\
+         \"f\" when not both(pile) { }\n\
+         \"g\" when not either(out) or count(pile) == 3 { }",
+    );
+    assert_eq!(legal(&g), ["a", "b", "c", "d", "g"]);
+    for (guard, want) in [
+        ("not either(out) and count(pile) == 3", None),
+        (
+            "not (count(out) == 1 or top(out).v == 1)",
+            Some(Fault::NoCard),
+        ),
+        ("count(pile) == 3 and not either(none)", Some(Fault::NoZone)),
+    ] {
+        let g = game(fns, &format!("\"x\" when {guard} {{ }}"));
+        match (State::new(&g, 2, 1, &g.default_options()), want) {
+            (Err(EngineError::Fault { fault, .. }), Some(want)) => {
+                assert_eq!(fault, want, "{guard}")
+            }
+            (Ok(_), None) => {}
+            (Err(other), _) => panic!("{guard}: expected {want:?}, got {other:?}"),
+            (Ok(_), Some(want)) => panic!("{guard}: expected {want:?}, got no fault"),
+        }
+    }
+}
