@@ -372,6 +372,31 @@ impl Atom {
     }
 }
 
+/// Do all of `atoms` hold (tried in order, stopping at the first that
+/// does not)? A plain loop, so that each atom's code is inlined into the
+/// chain's instead of being a call per atom.
+#[inline(always)]
+fn all(atoms: &[Atom], cx: &mut Cx<'_>) -> bool {
+    for a in atoms {
+        if !a.eval(cx) {
+            return false;
+        }
+    }
+    true
+}
+
+/// Does one of `atoms` hold (tried in order, stopping at the first that
+/// does)? A plain loop, as [`all`].
+#[inline(always)]
+fn any(atoms: &[Atom], cx: &mut Cx<'_>) -> bool {
+    for a in atoms {
+        if a.eval(cx) {
+            return true;
+        }
+    }
+    false
+}
+
 /// A condition: one atom, or a chain of atoms all of which (`and`) or one
 /// of which (`or`) must hold, tried left to right.
 pub(crate) enum Test {
@@ -407,8 +432,8 @@ impl Test {
             }),
             Test::One(Atom::LocalIn(s, b)) => u.with(move |cx| b.holds(cx.locals[s])),
             Test::One(a) => u.with(move |cx| a.eval(cx)),
-            Test::All(atoms) => u.with(move |cx| atoms.iter().all(|a| a.eval(cx))),
-            Test::Any(atoms) => u.with(move |cx| atoms.iter().any(|a| a.eval(cx))),
+            Test::All(atoms) => u.with(move |cx| all(&atoms, cx)),
+            Test::Any(atoms) => u.with(move |cx| any(&atoms, cx)),
         }
     }
 
@@ -431,8 +456,8 @@ impl Test {
     pub fn eval(&self, cx: &mut Cx<'_>) -> bool {
         match self {
             Test::One(a) => a.eval(cx),
-            Test::All(atoms) => atoms.iter().all(|a| a.eval(cx)),
-            Test::Any(atoms) => atoms.iter().any(|a| a.eval(cx)),
+            Test::All(atoms) => all(atoms, cx),
+            Test::Any(atoms) => any(atoms, cx),
         }
     }
 }
