@@ -321,7 +321,12 @@ fn cond(g: &Graph, e: &Expr) -> Val {
         let (t, a) = arms.pop().expect("one arm");
         return t.apply(Choice(a, other));
     }
-    let arms = arms.into_boxed_slice();
+    let arms = match super::switch::switch(arms, other) {
+        Ok(v) => return v,
+        Err(back) => back,
+    };
+    let other = arms.1;
+    let arms = arms.0.into_boxed_slice();
     Box::new(move |cx| {
         for (t, a) in &arms {
             if t.eval(cx) {

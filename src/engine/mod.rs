@@ -47,6 +47,7 @@ mod put_tests;
 #[cfg(test)]
 mod restart_tests;
 mod state;
+mod switch;
 mod table;
 mod tensor;
 #[cfg(test)]

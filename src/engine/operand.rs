@@ -54,7 +54,7 @@ pub(crate) enum Arg {
 
 /// The card attribute of `k` (a fault when `k` is no card).
 #[inline(always)]
-fn attr(cx: &mut Cx<'_>, k: i32, na: usize, a: usize) -> i32 {
+pub(super) fn attr(cx: &mut Cx<'_>, k: i32, na: usize, a: usize) -> i32 {
     match cx.card(k) {
         Some(k) => cx.g.tables.card_attrs[k * na + a],
         None => 0,
@@ -450,6 +450,18 @@ impl Test {
             Test::Any(_) => return false,
         };
         matches!(first, Atom::SizeIn(s, b) if *s == slot && !b.holds(0))
+    }
+
+    /// The operand and constant of this test if it is one equality of a
+    /// local, or of an attribute of the card in a local, with a constant
+    /// (an `if` chain of such tests on one operand is a jump table).
+    pub fn eq_key(&self) -> Option<(super::switch::Key, i32)> {
+        let (key, b) = match self {
+            Test::One(Atom::LocalIn(s, b)) => (super::switch::Key::Local(*s), b),
+            Test::One(Atom::AttrIn(na, a, s, b)) => (super::switch::Key::Attr(*na, *a, *s), b),
+            _ => return None,
+        };
+        (b.span == 0 && !b.out).then_some((key, b.lo))
     }
 
     #[inline(always)]

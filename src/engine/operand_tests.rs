@@ -222,3 +222,29 @@ fn flattened_chains_give_the_tree_values() {
         }
     }
 }
+
+/// An `if` chain of equalities of one operand with constants, read as a
+/// jump table (`compile.rs` `switch`): the first arm of a repeated
+/// constant wins, a value outside the constants and a negative one take
+/// the `else`, arm values that are not constants are read, and an
+/// attribute of no card faults as the chain did (ranges are inclusive).
+#[test]
+fn switches_take_the_chains_arm() {
+    let fns = "fn pick(k: int) -> int = if k == 1 then 10 else if k == 3 then 30 else if k == 1 then 99 else if k == -2 then -20 else 7\n\
+               fn read(k: int, j: int) -> int = if k == 0 then j else if k == 2 then j * 2 else j + 100\n\
+               fn kind(c: card) -> int = if c.v == 1 then 1 else if c.v == 2 then 4 else 9";
+    let g = game(
+        fns,
+        "\"a\" when count(k in -99..99 where pick(k) == 7) == 196 and sum(pick(k) for k in -2..3) == 41 { }\n\
+         \"b\" when count(k in 0..4 where read(k, 5) == 10) == 1 and sum(read(k, 5) for k in 0..4) == 5 + 105 + 10 + 105 + 105 { }\n\
+         \"c\" when sum(kind(c) for c in pile) == 14 { }\n\
+         \"d\" when any(k in 1..1 where pick(k) == 99) { }",
+    );
+    assert_eq!(legal(&g), ["a", "b", "c"]);
+    let g = game(fns, "\"x\" when kind(none) == 9 { }");
+    match State::new(&g, 2, 1, &g.default_options()) {
+        Err(EngineError::Fault { fault, .. }) => assert_eq!(fault, Fault::NoCard),
+        Err(other) => panic!("expected NoCard, got {other:?}"),
+        Ok(_) => panic!("expected NoCard, got no fault"),
+    }
+}
