@@ -176,6 +176,14 @@ pub struct Setup<'a> {
 /// By target key: the nearest distance, the find and its moves.
 type Nearest = BTreeMap<(u16, u32, bool, u16), (u32, u32, u32)>;
 
+/// Whether a game that came `d` near a target after `moves` moves does
+/// better than the nearest so far: nearer, or as near in fewer moves (a
+/// line from which more of the game is left to play on), as Go-Explore
+/// keeps the shortest way to each cell it has found.
+fn closer(d: u32, moves: u32, best: &(u32, u32, u32)) -> bool {
+    d < best.0 || (d == best.0 && d != u32::MAX && moves < best.2)
+}
+
 /// The search's state between rounds.
 struct Search<'s, 'a> {
     s: &'s Setup<'a>,
@@ -366,7 +374,11 @@ impl<'s, 'a> Search<'s, 'a> {
         {
             let key = targets[k].key();
             let (d, moves) = tr.near_proxy;
-            if self.best_proxy.get(&key).is_none_or(|b| d < b.0) {
+            if self
+                .best_proxy
+                .get(&key)
+                .is_none_or(|b| closer(d, moves, b))
+            {
                 self.best_proxy.insert(key, (d, id, moves));
                 new = true;
             }
@@ -374,7 +386,7 @@ impl<'s, 'a> Search<'s, 'a> {
         if tr.incident.is_none() {
             for (k, &(d, moves)) in tr.near.iter().enumerate() {
                 let key = targets[k].key();
-                if self.best.get(&key).is_none_or(|b| d < b.0) {
+                if self.best.get(&key).is_none_or(|b| closer(d, moves, b)) {
                     self.best.insert(key, (d, id, moves));
                     new = true;
                 }

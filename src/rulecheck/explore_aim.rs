@@ -11,6 +11,10 @@
 //!   option's source (and its second source, for a pair);
 //! - `otherwise` is as far as the number of options offered is from 0.
 //!
+//! A target that is the first statement of an `if`'s body (this kind or an
+//! `if`) is measured at the guard above it, that guard's distance added
+//! ([`under_guard`]).
+//!
 //! A target the run's options switch off in every column (`if bury == 1`
 //! with `bury = 0`) is left out: no line of play can reach it.
 
@@ -209,4 +213,47 @@ pub fn choice_targets(
         t.arm = Some(u16::MAX);
         out.push(t);
     }
+}
+
+/// A target that is the first statement of an `if`'s body (an `if`, or a
+/// loop with nothing before it but its snapshot) is measured at the guard
+/// above instead, as that guard's distance from holding plus its own.
+/// Nothing runs between the two, so where the guard holds the measure is
+/// the target's own, and where it fails the search still sees how far both
+/// are: `if q != none and not alive(q) { for r in Suit where lord_of(r) ==
+/// q { ... } }` gains the slope of the guard above (how many of `q`'s
+/// kings are still on the board) where its filter alone is flat.
+pub fn under_guard(g: &Graph, t: &mut Target) {
+    if t.at != t.node || t.arm.is_some() {
+        return;
+    }
+    let Some(ph) = g.phases.get(t.phase as usize) else {
+        return;
+    };
+    let (nodes, n) = (&ph.nodes, t.node as usize);
+    let first = match nodes.get(n) {
+        Some(Node::ForNext { .. })
+            if matches!(
+                n.checked_sub(1).map(|i| &nodes[i]),
+                Some(Node::ForStart { .. })
+            ) =>
+        {
+            n - 1
+        }
+        Some(Node::JumpIfNot(..)) => n,
+        _ => return,
+    };
+    let Some(m) = first.checked_sub(1) else {
+        return;
+    };
+    let Node::JumpIfNot(cond, to) = &nodes[m] else {
+        return;
+    };
+    if (*to as usize) <= n {
+        return;
+    }
+    let above = build(g, t.phase, cond, true, &[]);
+    let own = std::mem::replace(&mut t.dist, Dist::And(Vec::new()));
+    t.dist = Dist::And(vec![above, own]);
+    t.at = m as u32;
 }

@@ -74,7 +74,7 @@ pub struct Target {
     /// For a choice: the option to be offered (`u16::MAX`: none, for the
     /// `otherwise`).
     pub arm: Option<u16>,
-    dist: Dist,
+    pub(super) dist: Dist,
     /// The distance taken outside the guard's frame (`explore_proxy.rs`),
     /// to steer by where the guard does not run.
     pub proxy: Option<Expr>,
@@ -302,6 +302,7 @@ pub fn targets(game: &Game, layout: &Layout, nodes: &[u64], columns: &Columns) -
     }
     out.truncate(MAX_TARGETS);
     for t in &mut out {
+        aim::under_guard(g, t);
         t.proxy = proxy::proxy(g, t.phase, &t.dist).filter(proxy::reads_state);
     }
     out

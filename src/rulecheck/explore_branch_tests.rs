@@ -3,13 +3,14 @@
 //! element, checked against the same numbers written as probes, at every
 //! run of a guard in a small game that deals six chips of values 1 to 6
 //! one at a time; and the count taken outside the guard's frame
-//! (`explore_proxy.rs`), over the values of the guard's player local.
+//! (`explore_proxy.rs`), over the values of the guard's player local; and
+//! a loop first in an `if`'s body measured at the guard above it.
 
 use super::{FAR, Target, build};
 use crate::engine::{Game, State};
 use crate::graph::Node;
 use crate::hir::Expr;
-use crate::syntax::ast::AggKind;
+use crate::syntax::ast::{AggKind, BinOp};
 
 const RULES: &str = r#"
 game "Quantifiers" { players 2..2 }
@@ -194,4 +195,56 @@ fn outside_its_frame_an_any_wanted_false_counts_for_the_nearest_player() {
         assert_eq!(d, want, "{seen:?}");
     }
     assert!(seen.iter().any(|(d, _)| *d >= 1), "{seen:?}");
+}
+
+const NESTED: &str = r#"
+game "Nested" { players 2..2 }
+card Chip { value: int }
+deck chips of Chip size 6 in pile {
+  1 x { value: 1..6 }
+}
+zone pile: shared pile public
+zone hand: shared pile public
+var score: int per player = 0
+start {
+  while count(pile) > 0 {
+    choose seat(0) {
+      "take the top" { move top(pile) to hand }
+      "take the bottom" { move bottom(pile) to hand }
+    }
+    if count(hand) >= 4 {
+      for c in hand where count(pile) == 7 {
+        seat(1).score += 1
+      }
+    }
+  }
+  end game
+}
+winners highest p.score
+"#;
+
+#[test]
+fn a_loop_first_in_an_if_is_measured_at_the_guard_above() {
+    let game = Game::from_source("n.rules", NESTED).expect("rules");
+    let g = game.graph();
+    let n = g.phases[0]
+        .nodes
+        .iter()
+        .position(|node| matches!(node, Node::ForNext { .. }))
+        .expect("the loop is in the graph");
+    let options = game.default_options();
+    let columns = [(options.as_slice(), 2)];
+    let mut t = super::aim::loop_target(g, 0, n, &columns).expect("a loop target");
+    super::aim::under_guard(g, &mut t);
+    let (above, _) = guard(&game, |e| matches!(e, Expr::Bin(BinOp::Ge, ..)));
+    assert_eq!((t.node, t.at), (n as u32, above as u32));
+    // the guard's gap, then the filter's (the pile never holds 7)
+    let probe = "(if count(hand) >= 4 then 0 else 4 - count(hand)) + 7 - count(pile)";
+    let seen = measured(&game, &t, probe);
+    for (d, want) in &seen {
+        assert_eq!(*d, *want as u32, "{seen:?}");
+    }
+    // 1 to 3 chips in hand: the guard 3 to 1 short, the filter 2 to 4
+    let ds: Vec<u32> = seen.iter().map(|(d, _)| *d).collect();
+    assert_eq!(ds, [5, 5, 5, 5, 6, 7]);
 }
