@@ -37,13 +37,7 @@ fn fused_shapes_give_the_tree_values() {
          \"three\" when not holds(pile, 2) and count(c in pile where c.v >= 2 and c.v != 9) == 2 { }\n\
          \"four\" when any(c in pile where c.v == 9 or c.v < 1) { }",
     );
-    let s = State::new(&g, 2, 1, &g.default_options()).expect("starts");
-    let labels: Vec<String> = s
-        .legal_actions(&g)
-        .into_iter()
-        .map(|a| s.label(&g, a))
-        .collect();
-    assert_eq!(labels, ["one", "three"]);
+    assert_eq!(legal(&g), ["one", "three"]);
 }
 
 /// The legal arms' labels of a game whose only decision has these.
@@ -167,13 +161,7 @@ fn inlined_functions_give_the_expansions_values() {
          \"three\" when is_none(none) and not is_none(top(pile)) { }\n\
          \"four\" when any(k in 1..3 where both(k, k)) { }",
     );
-    let s = State::new(&g, 2, 1, &g.default_options()).expect("starts");
-    let labels: Vec<String> = s
-        .legal_actions(&g)
-        .into_iter()
-        .map(|a| s.label(&g, a))
-        .collect();
-    assert_eq!(labels, ["one", "two", "three"]);
+    assert_eq!(legal(&g), ["one", "two", "three"]);
     let g = game(fns, "\"x\" when v_of(none) > 0 { }");
     match State::new(&g, 2, 1, &g.default_options()) {
         Err(EngineError::Fault { fault, .. }) => assert_eq!(fault, Fault::NoCard),

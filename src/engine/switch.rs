@@ -64,7 +64,9 @@ pub(crate) fn switch(arms: Vec<(Test, Arg)>, other: Arg) -> Result<Val, Arms> {
     if i64::from(hi) - i64::from(lo) >= SWITCH_SPAN {
         return Err((arms, other));
     }
-    let key = keys[0].0;
+    let Some(&(key, _)) = keys.first() else {
+        return Err((arms, other)); // no arm: nothing to jump to
+    };
     // the arm of each constant, the first one winning; the `else` past them
     let n = arms.len();
     let mut arm_of = vec![n as u8; (hi - lo) as usize + 1];
