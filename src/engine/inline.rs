@@ -62,58 +62,12 @@ fn loops(e: &Expr) -> bool {
 
 /// Replace the reads of the slots in `with` by their expressions.
 fn replace(e: &mut Expr, with: &[(u16, Expr)]) {
-    let put = |x: &mut Box<Expr>| replace(x, with);
     match e {
         Expr::Local(s) => {
             if let Some((_, v)) = with.iter().find(|w| w.0 == *s) {
                 *e = v.clone();
             }
         }
-        Expr::Int(_)
-        | Expr::Nothing
-        | Expr::Opt(_)
-        | Expr::Global(_)
-        | Expr::ZoneAll(_)
-        | Expr::Region(..)
-        | Expr::Players
-        | Expr::EnumAll(_)
-        | Expr::PlayerCount
-        | Expr::Actor
-        | Expr::Current => {}
-        Expr::PerPlayer(_, x)
-        | Expr::PerCard(_, x)
-        | Expr::Table(_, x)
-        | Expr::Attr(_, x)
-        | Expr::Not(x)
-        | Expr::Neg(x) => put(x),
-        Expr::Zone(_, x) => {
-            if let Some(x) = x {
-                put(x);
-            }
-        }
-        Expr::Index(a, b) | Expr::Bin(_, a, b) => {
-            replace(a, with);
-            replace(b, with);
-        }
-        Expr::Cond(a, b, c) => {
-            replace(a, with);
-            replace(b, with);
-            replace(c, with);
-        }
-        Expr::Bind(binds, body) => {
-            for (_, v) in binds.iter_mut() {
-                replace(v, with);
-            }
-            replace(body, with);
-        }
-        Expr::Call(_, args) => args.iter_mut().for_each(|a| replace(a, with)),
-        Expr::Agg {
-            coll, filter, body, ..
-        } => {
-            replace(coll, with);
-            for x in [filter, body].into_iter().flatten() {
-                replace(x, with);
-            }
-        }
+        _ => e.for_each_child_mut(|x| replace(x, with)),
     }
 }

@@ -203,30 +203,7 @@ pub(crate) fn worth(binds: &[(u16, Expr)], body: &Expr) -> bool {
 fn closed(e: &Expr, bound: &mut Vec<u16>, loops: &mut bool) -> bool {
     match e {
         Expr::Local(l) => bound.contains(l),
-        Expr::Int(_)
-        | Expr::Nothing
-        | Expr::Opt(_)
-        | Expr::Global(_)
-        | Expr::ZoneAll(_)
-        | Expr::Region(..)
-        | Expr::Players
-        | Expr::EnumAll(_)
-        | Expr::PlayerCount
-        | Expr::Actor
-        | Expr::Current => true,
-        Expr::PerPlayer(_, x)
-        | Expr::PerCard(_, x)
-        | Expr::Table(_, x)
-        | Expr::Attr(_, x)
-        | Expr::Not(x)
-        | Expr::Neg(x) => closed(x, bound, loops),
-        Expr::Zone(_, x) => x.as_ref().is_none_or(|x| closed(x, bound, loops)),
-        Expr::Index(a, b) | Expr::Bin(_, a, b) => {
-            closed(a, bound, loops) && closed(b, bound, loops)
-        }
-        Expr::Cond(a, b, c) => {
-            closed(a, bound, loops) && closed(b, bound, loops) && closed(c, bound, loops)
-        }
+        Expr::Call(Builtin::Random, _) => false,
         Expr::Bind(binds, body) => {
             if !binds.iter().all(|(_, v)| closed(v, bound, loops)) {
                 return false;
@@ -236,14 +213,6 @@ fn closed(e: &Expr, bound: &mut Vec<u16>, loops: &mut bool) -> bool {
             let ok = closed(body, bound, loops);
             bound.truncate(n);
             ok
-        }
-        Expr::Call(b, args) => {
-            match b {
-                Builtin::Random => return false,
-                Builtin::Would => *loops = true,
-                _ => {}
-            }
-            args.iter().all(|a| closed(a, bound, loops))
         }
         Expr::Agg {
             slot,
@@ -262,6 +231,14 @@ fn closed(e: &Expr, bound: &mut Vec<u16>, loops: &mut bool) -> bool {
                 .flatten()
                 .all(|x| closed(x, bound, loops));
             bound.pop();
+            ok
+        }
+        _ => {
+            if matches!(e, Expr::Call(Builtin::Would, _)) {
+                *loops = true;
+            }
+            let mut ok = true;
+            e.for_each_child(|x| ok = ok && closed(x, bound, loops));
             ok
         }
     }

@@ -11,6 +11,8 @@ use crate::diag::Span;
 use crate::syntax::ast::{AggKind, BinOp, Shape, Visibility};
 use serde::{Deserialize, Serialize};
 
+mod walk;
+
 /// The type of an expression.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Ty {
@@ -205,120 +207,6 @@ pub enum Expr {
         filter: Option<Box<Expr>>,
         body: Option<Box<Expr>>,
     },
-}
-
-impl Expr {
-    /// Whether this expression has no sub-expression and computes nothing:
-    /// a constant, an option, a variable or local read, a whole collection.
-    pub fn is_leaf(&self) -> bool {
-        matches!(
-            self,
-            Expr::Int(_)
-                | Expr::Nothing
-                | Expr::Opt(_)
-                | Expr::Global(_)
-                | Expr::Local(_)
-                | Expr::Zone(_, None)
-                | Expr::ZoneAll(_)
-                | Expr::Region(..)
-                | Expr::Players
-                | Expr::EnumAll(_)
-                | Expr::PlayerCount
-                | Expr::Actor
-                | Expr::Current
-        )
-    }
-
-    /// Call `f` on each direct sub-expression, in the order the engine
-    /// evaluates them (a function's arguments before its body, an
-    /// aggregate's collection before its filter and body). The one walk
-    /// of the tree: visitors match the variants they care about and hand
-    /// the others here.
-    pub fn for_each_child<'a>(&'a self, mut f: impl FnMut(&'a Expr)) {
-        match self {
-            Expr::PerPlayer(_, x)
-            | Expr::PerCard(_, x)
-            | Expr::Table(_, x)
-            | Expr::Attr(_, x)
-            | Expr::Zone(_, Some(x))
-            | Expr::Not(x)
-            | Expr::Neg(x) => f(x),
-            Expr::Index(a, b) | Expr::Bin(_, a, b) => {
-                f(a);
-                f(b);
-            }
-            Expr::Cond(a, b, c) => {
-                f(a);
-                f(b);
-                f(c);
-            }
-            Expr::Bind(args, body) => {
-                for (_, x) in args {
-                    f(x);
-                }
-                f(body);
-            }
-            Expr::Call(_, args) => args.iter().for_each(f),
-            Expr::Agg {
-                coll, filter, body, ..
-            } => {
-                f(coll);
-                for x in [filter, body].into_iter().flatten() {
-                    f(x);
-                }
-            }
-            Expr::Int(_)
-            | Expr::Nothing
-            | Expr::Opt(_)
-            | Expr::Global(_)
-            | Expr::Local(_)
-            | Expr::Zone(_, None)
-            | Expr::ZoneAll(_)
-            | Expr::Region(..)
-            | Expr::Players
-            | Expr::EnumAll(_)
-            | Expr::PlayerCount
-            | Expr::Actor
-            | Expr::Current => {}
-        }
-    }
-
-    /// The locals this expression reads that it does not bind itself (a
-    /// function's parameters, an aggregate's element) nor are in `bound`,
-    /// each once, in the order first read.
-    pub fn free_locals(&self, bound: &mut Vec<u16>, out: &mut Vec<u16>) {
-        match self {
-            Expr::Local(s) => {
-                if !bound.contains(s) && !out.contains(s) {
-                    out.push(*s);
-                }
-            }
-            Expr::Bind(args, body) => {
-                let mark = bound.len();
-                for (s, x) in args {
-                    x.free_locals(bound, out);
-                    bound.push(*s);
-                }
-                body.free_locals(bound, out);
-                bound.truncate(mark);
-            }
-            Expr::Agg {
-                slot,
-                coll,
-                filter,
-                body,
-                ..
-            } => {
-                coll.free_locals(bound, out);
-                bound.push(*slot);
-                for x in [filter, body].into_iter().flatten() {
-                    x.free_locals(bound, out);
-                }
-                bound.pop();
-            }
-            _ => self.for_each_child(|x| x.free_locals(bound, out)),
-        }
-    }
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
