@@ -14,6 +14,7 @@ mod expr;
 mod matching;
 mod names;
 mod probe;
+mod scope;
 mod stmt;
 
 /// The HIR is its own module (`crate::hir`), which the checker produces;
