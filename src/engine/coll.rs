@@ -111,16 +111,27 @@ impl Coll {
     /// Walks the cells of a `Ray` or `Moves` (nothing for other collections);
     /// `f` returns false to stop, and so does this function then.
     fn walk(self, g: &Graph, c: &Core, f: &mut impl FnMut(i32) -> bool) -> bool {
+        self.walk_cells::<false>(g, c, f)
+    }
+
+    /// [`Coll::walk`]; with `OCC`, `f` gets only the occupied cells.
+    #[inline]
+    fn walk_cells<const OCC: bool>(
+        self,
+        g: &Graph,
+        c: &Core,
+        f: &mut impl FnMut(i32) -> bool,
+    ) -> bool {
         match self {
             Coll::Ray { start, dx, dy, n } => {
-                each_ray_cell(g, c, start as i32, dx as i32, dy as i32, n as usize, f)
+                each_ray_cell::<OCC>(g, c, start as i32, dx as i32, dy as i32, n as usize, f)
             }
             Coll::Moves {
                 start,
                 pattern,
                 facing,
                 n,
-            } => each_move(g, c, start, pattern, facing, n, f),
+            } => each_move::<OCC>(g, c, start, pattern, facing, n, f),
             _ => true,
         }
     }
@@ -157,6 +168,26 @@ impl Coll {
     pub fn for_each(self, g: &Graph, c: &Core, mut f: impl FnMut(i32) -> bool) -> bool {
         let r: Result<bool, Fault> = self.try_for_each(g, c, |v| Ok(f(v)));
         r.unwrap_or(false)
+    }
+
+    /// [`Coll::for_each`] past the empty zone instances: with `OCC`, an item
+    /// that is a zone instance with no card is skipped without calling `f`
+    /// (any other item, a card or a number, is given). A ray or a pattern
+    /// skips its empty cells inside the board walk, without a call each.
+    #[inline]
+    pub fn for_each_in<const OCC: bool>(
+        self,
+        g: &Graph,
+        c: &Core,
+        mut f: impl FnMut(i32) -> bool,
+    ) -> bool {
+        match self {
+            Coll::Ray { .. } | Coll::Moves { .. } => self.walk_cells::<OCC>(g, c, &mut f),
+            _ if OCC => self.for_each(g, c, |v| {
+                ((v as usize) < c.insts() && c.zone_len(v as usize) == 0) || f(v)
+            }),
+            _ => self.for_each(g, c, f),
+        }
     }
 
     /// Walk the items in order with a cursor (the order of `get(0..len)`):

@@ -327,9 +327,11 @@ impl UseTest for Walk {
 
 /// The aggregate's loop over `items`. With `SKIP_EMPTY` (a filter false
 /// for every empty zone instance, `Test::needs_cards_in`), an element that
-/// is an empty instance fails the filter without running it: the filter
-/// would read nothing else and give false, so the answer, the faults and
-/// the element's binding are the same.
+/// is an empty instance is passed over without binding it or running the
+/// filter (a ray or pattern skips it inside its board walk): the filter
+/// would read nothing else and give false, so the answer and the faults
+/// are the same (the element's slot is read only inside the filter and
+/// body, which do not run for it).
 ///
 /// Long on purpose: one closure per family of aggregates (count; any, all,
 /// first; sum, min, max). Each is a hot loop, written out whole so that it
@@ -342,14 +344,12 @@ fn walk<const SKIP_EMPTY: bool, F: Fn(&mut Cx<'_>) -> bool + Send + Sync + 'stat
     filter: F,
     body: Option<Arg>,
 ) -> Val {
-    // does the element pass the filter (bound first)?
+    // does the element pass the filter (bound first)? The walk
+    // (`for_each_in::<SKIP_EMPTY>`) gives no empty instance with SKIP_EMPTY.
     let pass = move |cx: &mut Cx<'_>, v: i32| -> bool {
         cx.locals[slot] = v;
         // values shared inside the filter and body are per element
         cx.valid &= !shared;
-        if SKIP_EMPTY && (v as usize) < cx.c.insts() && cx.c.zone_len(v as usize) == 0 {
-            return false;
-        }
         filter(cx)
     };
     match kind {
@@ -360,7 +360,7 @@ fn walk<const SKIP_EMPTY: bool, F: Fn(&mut Cx<'_>) -> bool + Send + Sync + 'stat
             }
             let (g, c) = (cx.g, cx.c);
             let mut n = 0;
-            items.for_each(g, c, |v| {
+            items.for_each_in::<SKIP_EMPTY>(g, c, |v| {
                 n += i32::from(pass(cx, v));
                 cx.fault.is_none()
             });
@@ -374,7 +374,7 @@ fn walk<const SKIP_EMPTY: bool, F: Fn(&mut Cx<'_>) -> bool + Send + Sync + 'stat
             let (g, c) = (cx.g, cx.c);
             let mut found = -1;
             let all = kind == AggKind::All;
-            let done = items.for_each(g, c, |v| {
+            let done = items.for_each_in::<SKIP_EMPTY>(g, c, |v| {
                 let p = pass(cx, v);
                 if cx.fault.is_some() {
                     return false;
@@ -400,7 +400,7 @@ fn walk<const SKIP_EMPTY: bool, F: Fn(&mut Cx<'_>) -> bool + Send + Sync + 'stat
             }
             let (g, c) = (cx.g, cx.c);
             let mut acc: Option<i32> = None;
-            items.for_each(g, c, |v| {
+            items.for_each_in::<SKIP_EMPTY>(g, c, |v| {
                 if !pass(cx, v) {
                     return cx.fault.is_none();
                 }

@@ -57,9 +57,10 @@ const MAX_CELLS: usize = 26 * 99;
 /// `from`, a merged cell crossed along the line counting once (a line keeps
 /// its path through it). The lane ends at the edge or a removed square, on
 /// coming back into `from`, and (`slide`) after the first occupied cell. A
-/// null step stays on `from`. `f` gets each cell and returns false to stop
-/// the whole walk; so does this function then.
-fn walk_lane(
+/// null step stays on `from`. `f` gets each cell (with `OCC`, each
+/// occupied cell only: an empty one is crossed without calling it) and
+/// returns false to stop the whole walk; so does this function then.
+fn walk_lane<const OCC: bool>(
     board: &BoardInfo,
     c: &Core,
     from: i32,
@@ -87,10 +88,12 @@ fn walk_lane(
         };
         last = next;
         i += 1;
-        if !f(next) {
+        let empty = c.zone_len(next as usize) == 0;
+        let give = !OCC || !empty;
+        if give && !f(next) {
             return false;
         }
-        if slide && !c.zone(next as usize).is_empty() {
+        if slide && !empty {
             return true;
         }
     }
@@ -102,8 +105,9 @@ fn walk_lane(
 /// leaves the cell, one per line through it (so a merged cell's neighbours
 /// are its squares' neighbours, less itself). Returns false if a walk stopped.
 /// Read from the board's precomputed lanes (`lanes.rs`) when the step has
-/// them, else walked through coordinates.
-fn each_lane(
+/// them, else walked through coordinates. With `OCC`, `f` gets only the
+/// occupied cells (see [`walk_lane`]).
+fn each_lane<const OCC: bool>(
     (b, board): (usize, &BoardInfo),
     c: &Core,
     inst: i32,
@@ -118,10 +122,12 @@ fn each_lane(
         for j in 0..lanes.count() {
             for &cell in lanes.lane(j).iter().take(n) {
                 let next = base + i32::from(cell);
-                if !f(next) {
+                let empty = c.zone_len(next as usize) == 0;
+                let give = !OCC || !empty;
+                if give && !f(next) {
                     return false;
                 }
-                if slide && !c.zone(next as usize).is_empty() {
+                if slide && !empty {
                     break;
                 }
             }
@@ -130,11 +136,11 @@ fn each_lane(
     }
     let squares = &board.squares[k];
     if d == (0, 0) {
-        return walk_lane(board, c, inst, squares[0], d, reach, f);
+        return walk_lane::<OCC>(board, c, inst, squares[0], d, reach, f);
     }
     for &sq in squares {
         if at_xy(board, c, sq.0 as i32 + d.0, sq.1 as i32 + d.1) != inst
-            && !walk_lane(board, c, inst, sq, d, reach, f)
+            && !walk_lane::<OCC>(board, c, inst, sq, d, reach, f)
         {
             return false;
         }
@@ -144,7 +150,8 @@ fn each_lane(
 
 /// Every cell of `ray(inst, dx, dy, n)`: along each lane, up to `n` cells,
 /// stopping after the first occupied one. Returns false if `f` stopped.
-pub fn each_ray_cell(
+/// With `OCC`, `f` gets only the occupied cells (the walk is the same).
+pub fn each_ray_cell<const OCC: bool>(
     g: &Graph,
     c: &Core,
     inst: i32,
@@ -156,15 +163,16 @@ pub fn each_ray_cell(
     let Some((b, k)) = board_cell(g, c, inst) else {
         return true;
     };
-    each_lane((b, &g.tables.boards[b]), c, inst, k, (dx, dy), (n, true), f)
+    each_lane::<OCC>((b, &g.tables.boards[b]), c, inst, k, (dx, dy), (n, true), f)
 }
 
 /// Every distinct cell a movement pattern reaches from `start` (turned by
 /// `facing`; a slide goes at most `n` cells), in the pattern's order, each
 /// once: a cell two vectors or two lanes reach (a merged cell next to the
 /// start, a neighbour of a merged start) is given the first time only.
-/// Returns false if `f` stopped.
-pub fn each_move(
+/// Returns false if `f` stopped. With `OCC`, `f` gets only the occupied
+/// targets (an empty one is passed over, not marked).
+pub fn each_move<const OCC: bool>(
     g: &Graph,
     c: &Core,
     start: u16,
@@ -182,9 +190,9 @@ pub fn each_move(
     let board = &g.tables.boards[b];
     // the bit set sized to the board: a small one is cleared in a few words
     if board.cells.len() <= SMALL_CELLS {
-        walk_moves::<{ SMALL_CELLS / 64 }>(c, (b, board), (start, k), (p, facing, n), f)
+        walk_moves::<{ SMALL_CELLS / 64 }, OCC>(c, (b, board), (start, k), (p, facing, n), f)
     } else {
-        walk_moves::<{ MAX_CELLS.div_ceil(64) }>(c, (b, board), (start, k), (p, facing, n), f)
+        walk_moves::<{ MAX_CELLS.div_ceil(64) }, OCC>(c, (b, board), (start, k), (p, facing, n), f)
     }
 }
 
@@ -195,7 +203,7 @@ const SMALL_CELLS: usize = 256;
 /// [`each_move`] from cell `k` (instance `start`) of board `b`, its
 /// targets kept distinct in a bit set of `W` words (at least the board's
 /// cell count in bits).
-fn walk_moves<const W: usize>(
+fn walk_moves<const W: usize, const OCC: bool>(
     c: &Core,
     (b, board): (usize, &BoardInfo),
     (start, k): (u16, usize),
@@ -221,7 +229,7 @@ fn walk_moves<const W: usize>(
             (1, false)
         };
         let d = (dx.clamp(-64, 64), dy.clamp(-64, 64));
-        if !each_lane((b, board), c, start as i32, k, d, reach, &mut fresh) {
+        if !each_lane::<OCC>((b, board), c, start as i32, k, d, reach, &mut fresh) {
             return false;
         }
     }
@@ -256,7 +264,7 @@ pub fn ray_nth(g: &Graph, c: &Core, inst: i32, dx: i32, dy: i32, i: usize) -> i3
         return -1;
     };
     let (mut out, mut j) = (-1, 0);
-    walk_lane(board, c, inst, sq, d, (i + 1, false), &mut |cell| {
+    walk_lane::<false>(board, c, inst, sq, d, (i + 1, false), &mut |cell| {
         if j == i {
             out = cell;
             return false;

@@ -325,10 +325,17 @@ mod tests {
         (out, ran)
     }
 
+    /// The occupied cells of a walk's cells (and whether it ran to its end).
+    fn occupied_of(c: &Core, (all, ran): (Vec<i32>, bool)) -> (Vec<i32>, bool) {
+        let kept = all.into_iter().filter(|v| c.zone_len(*v as usize) > 0);
+        (kept.collect(), ran)
+    }
+
     /// Rays, ray steps and patterns give the same cells through the lanes
     /// as through the coordinate walk, for every cell, every step within
     /// reach and past it, every facing, and a walk stopped early, on a
-    /// board with removed corners and a merged centre.
+    /// board with removed corners and a merged centre; a walk of the
+    /// occupied cells only gives the full walk's occupied cells.
     #[test]
     fn lanes_match_the_walk() {
         let game = crate::Game::from_source("grid.rules", BOARD).expect("compiles");
@@ -360,10 +367,17 @@ mod tests {
                     for (n, stop) in [(0, 99), (1, 99), (2, 99), (9, 99), (9, 1)] {
                         let ray = |c: &Core| {
                             cells(stop, |f| {
-                                each_ray_cell(g, c, inst, dx, dy, n, &mut |v| f(v))
+                                each_ray_cell::<false>(g, c, inst, dx, dy, n, &mut |v| f(v))
                             })
                         };
                         assert_eq!(ray(tabled), ray(&walked), "ray {inst} ({dx}, {dy}) {n}");
+                        // the occupied cells only: the same walk, empty cells left out
+                        for c in [tabled, &walked].into_iter().filter(|_| stop == 99) {
+                            let occupied = cells(99, |f| {
+                                each_ray_cell::<true>(g, c, inst, dx, dy, n, &mut |v| f(v))
+                            });
+                            assert_eq!(occupied, occupied_of(c, ray(c)), "ray {inst} {n}");
+                        }
                     }
                     for i in 0..6 {
                         let (a, b) = (
@@ -380,11 +394,17 @@ mod tests {
                     for (n, stop) in [(1u8, 99), (3, 99), (8, 99), (8, 2)] {
                         let mv = |c: &Core| {
                             cells(stop, |f| {
-                                each_move(g, c, inst as u16, p, facing, n, &mut |v| f(v))
+                                each_move::<false>(g, c, inst as u16, p, facing, n, &mut |v| f(v))
                             })
                         };
                         let a = mv(tabled);
                         assert_eq!(a, mv(&walked), "pattern {p} from {inst} facing {facing}");
+                        for c in [tabled, &walked].into_iter().filter(|_| stop == 99) {
+                            let occupied = cells(99, |f| {
+                                each_move::<true>(g, c, inst as u16, p, facing, n, &mut |v| f(v))
+                            });
+                            assert_eq!(occupied, occupied_of(c, mv(c)), "pattern {p} {n}");
+                        }
                         checked += a.0.len();
                     }
                 }
