@@ -65,7 +65,7 @@ pub use exec::{Action, STEP_BUDGET};
 pub use game::{Game, OptionError, PlayersError, SetError, split_setting};
 pub use observe::{ActionSpace, DYNAMIC_INT_WIDTH, MAX_ARM_WIDTH};
 pub use play::{PendingChoice, Status};
-pub use probe::Probe;
+pub use probe::{Code, Probe};
 pub use program::Program;
 pub use state::{Core, Frame, State};
 pub use tensor::TensorShape;

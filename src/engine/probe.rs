@@ -2,18 +2,56 @@
 //! REPL's `expect`: parsed and checked against the game's own rules text
 //! (global names plus players `P0`, `P1`...), then run by the evaluator with
 //! the players bound as locals; and the trace's look at the state before
-//! each node a move runs. Nothing here runs in the hot loop.
+//! each node a move runs; and [`Code`], an expression compiled once for a
+//! caller that evaluates it on many states (a probe compiles its own on
+//! first use). Nothing here runs in the hot loop.
 
+use super::compile::{self, Val};
 use super::eval::Ev;
 use super::exec::{Action, Visit};
 use super::{EngineError, Game, State};
 use crate::hir::{Expr, Ty};
+use std::cell::RefCell;
+use std::sync::OnceLock;
 
 /// A checked expression, ready to be evaluated on any state of its game.
 pub struct Probe {
-    pub expr: Expr,
+    expr: Expr,
     pub ty: Ty,
     players: usize,
+    /// The expression's code, compiled on first use.
+    code: OnceLock<Code>,
+}
+
+impl Probe {
+    /// The checked expression.
+    pub fn expr(&self) -> &Expr {
+        &self.expr
+    }
+
+    /// Evaluate `e` instead (an expression checked against the same game
+    /// and players, such as one built from the rules' own).
+    pub fn set_expr(&mut self, e: Expr) {
+        self.expr = e;
+        self.code = OnceLock::new();
+    }
+}
+
+/// A checked expression compiled once, to be evaluated on many states of
+/// its game: the same value and faults as evaluating the expression itself,
+/// without compiling it again at each evaluation.
+pub struct Code(Val);
+
+impl Game {
+    /// Compile `e`, an expression of this game's rules.
+    pub fn code(&self, e: &Expr) -> Code {
+        Code(compile::value(self.graph(), e))
+    }
+}
+
+thread_local! {
+    /// Scratch locals of [`State::eval_code`] and friends, kept warm.
+    static LOCALS: RefCell<Vec<i32>> = const { RefCell::new(Vec::new()) };
 }
 
 impl Game {
@@ -27,7 +65,12 @@ impl Game {
             crate::syntax::merge_variant(&mut file, source.base_len);
         }
         let (expr, ty) = crate::check::check_expr(&file, &e, players)?;
-        Ok(Probe { expr, ty, players })
+        Ok(Probe {
+            expr,
+            ty,
+            players,
+            code: OnceLock::new(),
+        })
     }
 }
 
@@ -35,16 +78,43 @@ impl State {
     /// The value of a probe on this state (cards, players and enum values as
     /// their indexes, `none` as -1, booleans as 0/1).
     pub fn eval_probe(&self, game: &Game, probe: &Probe) -> Result<i32, String> {
-        let mut locals: Vec<i32> = (0..probe.players as i32).collect();
-        // room for the slots an aggregate (`sum(... for c in ...)`) binds
-        locals.resize(probe.players + 256, -1);
+        let code = probe.code.get_or_init(|| game.code(&probe.expr));
+        self.eval_code(game, code, probe.players)
+    }
+
+    /// The value of compiled code outside any frame, as a probe's: the
+    /// `players` players bound as locals `0..players`, and room for the
+    /// slots an aggregate (`sum(... for c in ...)`) binds.
+    pub fn eval_code(&self, game: &Game, code: &Code, players: usize) -> Result<i32, String> {
+        LOCALS.with(|l| {
+            let mut locals = l.borrow_mut();
+            locals.clear();
+            locals.extend(0..players as i32);
+            locals.resize(players + 256, -1);
+            self.run_code(game, code, &mut locals)
+        })
+    }
+
+    /// The value of compiled code in the running (innermost) frame, with its
+    /// locals (as [`State::eval_in_frame`]).
+    pub fn eval_code_in_frame(&self, game: &Game, code: &Code) -> Result<i32, String> {
+        let base = self.frames.last().map_or(0, |f| f.base as usize);
+        LOCALS.with(|l| {
+            let mut locals = l.borrow_mut();
+            locals.clear();
+            locals.extend_from_slice(self.locals.get(base..).unwrap_or(&[]));
+            self.run_code(game, code, &mut locals)
+        })
+    }
+
+    fn run_code(&self, game: &Game, code: &Code, locals: &mut [i32]) -> Result<i32, String> {
         let mut ev = Ev {
             g: game.graph(),
             c: &self.core,
-            locals: &mut locals,
+            locals,
             rng: None,
         };
-        ev.eval(&probe.expr).map_err(|f| f.to_string())
+        ev.run(&code.0).map_err(|f| f.to_string())
     }
 }
 

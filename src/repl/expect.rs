@@ -79,7 +79,7 @@ fn side(s: &Session, text: &str) -> Result<Side, String> {
 /// (that would change the game), and a number not drawn means nothing.
 fn probe(s: &Session, text: &str) -> Result<Probe, String> {
     let p = s.game.probe(text, s.players)?;
-    if draws(&p.expr) {
+    if draws(p.expr()) {
         return Err(format!(
             "expect cannot draw at random (`{text}`): a draw would change the game; \
              check what the rules drew instead (a variable, a card)"

@@ -28,13 +28,14 @@ use super::explore_aim::{self as aim, Columns};
 use super::explore_loop::after_loop;
 use super::explore_proxy as proxy;
 use super::stats::Layout;
-use crate::engine::{Action, Game, Probe, State};
+use crate::engine::{Action, Code, Game, Probe, State};
 use crate::graph::{Graph, Node};
 use crate::hir::{Expr, Ty};
 use crate::syntax::ast::{AggKind, BinOp};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use std::cell::RefCell;
+use std::sync::OnceLock;
 
 #[cfg(test)]
 #[path = "explore_branch_tests.rs"]
@@ -78,6 +79,33 @@ pub struct Target {
     /// The distance taken outside the guard's frame (`explore_proxy.rs`),
     /// to steer by where the guard does not run.
     pub proxy: Option<Expr>,
+    /// `dist` compiled, on the first measure (`dist` is final by then).
+    code: OnceLock<Compiled>,
+}
+
+/// A [`Dist`] with its expressions compiled once: measured at every run of
+/// its guard, an expression would otherwise be compiled at each measure.
+enum Compiled {
+    Leaf(Code, bool),
+    Cmp(BinOp, Code, Code, bool),
+    And(Vec<Compiled>),
+    Or(Vec<Compiled>),
+    Num(Code),
+}
+
+impl Compiled {
+    fn new(game: &Game, d: &Dist) -> Compiled {
+        let all = |ds: &[Dist]| ds.iter().map(|d| Compiled::new(game, d)).collect();
+        match d {
+            Dist::Leaf(e, want) => Compiled::Leaf(game.code(e), *want),
+            Dist::Cmp(op, a, b, numeric) => {
+                Compiled::Cmp(*op, game.code(a), game.code(b), *numeric)
+            }
+            Dist::And(ds) => Compiled::And(all(ds)),
+            Dist::Or(ds) => Compiled::Or(all(ds)),
+            Dist::Num(e) => Compiled::Num(game.code(e)),
+        }
+    }
 }
 
 impl Target {
@@ -90,6 +118,7 @@ impl Target {
             arm: None,
             dist,
             proxy: None,
+            code: OnceLock::new(),
         }
     }
 
@@ -100,18 +129,25 @@ impl Target {
 
     /// How far `state`, stopped at this guard, is from the wanted branch.
     pub fn distance(&self, game: &Game, state: &State) -> u32 {
-        eval(&self.dist, game, state)
+        eval(
+            self.code.get_or_init(|| Compiled::new(game, &self.dist)),
+            game,
+            state,
+        )
     }
 }
 
-fn eval(d: &Dist, game: &Game, st: &State) -> u32 {
+fn eval(d: &Compiled, game: &Game, st: &State) -> u32 {
     match d {
-        Dist::Leaf(e, want) => match st.eval_in_frame(game, e) {
+        Compiled::Leaf(e, want) => match st.eval_code_in_frame(game, e) {
             Ok(v) if (v != 0) == *want => 0,
             _ => FAR,
         },
-        Dist::Cmp(op, a, b, numeric) => {
-            let (Ok(x), Ok(y)) = (st.eval_in_frame(game, a), st.eval_in_frame(game, b)) else {
+        Compiled::Cmp(op, a, b, numeric) => {
+            let (Ok(x), Ok(y)) = (
+                st.eval_code_in_frame(game, a),
+                st.eval_code_in_frame(game, b),
+            ) else {
                 return FAR;
             };
             let (x, y) = (x as i64, y as i64);
@@ -129,11 +165,11 @@ fn eval(d: &Dist, game: &Game, st: &State) -> u32 {
                 _ => FAR,
             }
         }
-        Dist::And(ds) => ds
+        Compiled::And(ds) => ds
             .iter()
             .fold(0u32, |s, d| s.saturating_add(eval(d, game, st))),
-        Dist::Or(ds) => ds.iter().map(|d| eval(d, game, st)).min().unwrap_or(0),
-        Dist::Num(e) => match st.eval_in_frame(game, e) {
+        Compiled::Or(ds) => ds.iter().map(|d| eval(d, game, st)).min().unwrap_or(0),
+        Compiled::Num(e) => match st.eval_code_in_frame(game, e) {
             Ok(v) => (v.max(0) as u32).min(FAR),
             Err(_) => FAR,
         },

@@ -177,7 +177,7 @@ fn outside_its_frame_an_any_wanted_false_counts_for_the_nearest_player() {
     let t = target(&game, |e| matches!(e, Expr::Not(_)), true);
     let e = super::proxy::proxy(game.graph(), 0, &t.dist).expect("a proxy over the players");
     let mut proxy = game.probe("0", 2).expect("probe");
-    proxy.expr = e;
+    proxy.set_expr(e);
     let fewest = "min(count(c in p.hand where c.value > 3) for p in players)";
     let fewest = game.probe(fewest, 2).expect("probe");
     let mut state = State::new(&game, 2, 7, &game.default_options()).expect("start");

@@ -173,7 +173,7 @@ fn set_up(t: &Table, job: &Job, tr: &mut Trace) -> Option<State> {
 fn aimed_proxy(t: &Table, job: &Job, aims: &Aims) -> Option<Probe> {
     let e = aims.targets.get(job.aim?)?.proxy.clone()?;
     let mut p = t.game.probe("0", t.players).ok()?;
-    p.expr = e;
+    p.set_expr(e);
     Some(p)
 }
 
