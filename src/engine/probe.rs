@@ -72,6 +72,18 @@ impl Game {
             code: OnceLock::new(),
         })
     }
+
+    /// A number-valued probe of `expr`, an expression already checked
+    /// against this game (built from its rules' own), without parsing the
+    /// rules again.
+    pub fn probe_of(&self, expr: Expr, players: usize) -> Probe {
+        Probe {
+            expr,
+            ty: Ty::Int,
+            players,
+            code: OnceLock::new(),
+        }
+    }
 }
 
 impl State {

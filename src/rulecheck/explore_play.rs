@@ -172,9 +172,7 @@ fn set_up(t: &Table, job: &Job, tr: &mut Trace) -> Option<State> {
 /// The aimed target's distance outside its guard, as a probe.
 fn aimed_proxy(t: &Table, job: &Job, aims: &Aims) -> Option<Probe> {
     let e = aims.targets.get(job.aim?)?.proxy.clone()?;
-    let mut p = t.game.probe("0", t.players).ok()?;
-    p.set_expr(e);
-    Some(p)
+    Some(t.game.probe_of(e, t.players))
 }
 
 pub(super) fn play(
