@@ -3,7 +3,9 @@
 //! and a run of several actions made and unmade last first, leave a state
 //! equal in every field (`State::same_as`) to a copy taken before. Making
 //! is applying: the state after `make` equals a copy after `apply`. And
-//! `undo` from the journal equals `undo` by replay.
+//! `undo` from the journal equals `undo` by replay. A look-ahead's move
+//! that does not list the decision it stops at runs the same nodes and,
+//! once listed, offers the same actions as a move applied.
 
 use grail::{Game, State};
 use proptest::prelude::*;
@@ -154,4 +156,61 @@ fn a_hand_edit_forgets_the_marks() {
         s.undo(game).is_err(),
         "an edited position cannot be replayed"
     );
+}
+
+/// The nodes a move runs, a node seen twice in a row counted once (a
+/// decision listed later is seen again).
+fn runs(s: &mut State, game: &Game, a: grail::Action, unlisted: bool) -> (bool, Vec<(u16, u32)>) {
+    let mut seen = Vec::new();
+    let mut look = |_: &State, p: u16, n: u32| {
+        if seen.last() != Some(&(p, n)) {
+            seen.push((p, n));
+        }
+    };
+    let ok = if unlisted {
+        s.apply_looking_unlisted(game, a, &mut look).is_ok()
+    } else {
+        s.apply_looking(game, a, &mut look).is_ok()
+    };
+    (ok, seen)
+}
+
+#[test]
+fn a_move_unlisted_runs_the_same_nodes_and_lists_the_same_actions() {
+    for (name, game) in games() {
+        for seed in 1..=2u64 {
+            let Ok(mut s) = State::new(game, game.players().0, seed, &game.default_options())
+            else {
+                continue;
+            };
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            for ply in 0..40 {
+                let legal = s.legal_actions(game);
+                for &a in legal.iter().take(6) {
+                    let (mut full, mut lazy) = (s.clone(), s.clone());
+                    let (ok, ran) = runs(&mut full, game, a, false);
+                    let (lazy_ok, lazy_ran) = runs(&mut lazy, game, a, true);
+                    assert_eq!(ran, lazy_ran, "{name} seed {seed} ply {ply}: nodes run");
+                    if !ok {
+                        continue;
+                    }
+                    assert!(lazy_ok, "{name} seed {seed} ply {ply}: unlisted failed");
+                    let at = (full.is_over(), full.chooser());
+                    assert_eq!(at, (lazy.is_over(), lazy.chooser()), "{name} ply {ply}");
+                    lazy.list_pending(game, &mut |_, _, _| {}).expect("listed");
+                    assert_eq!(
+                        full.legal_actions(game),
+                        lazy.legal_actions(game),
+                        "{name} seed {seed} ply {ply}: actions"
+                    );
+                }
+                let Some(a) = pick(game, &s, &mut rng) else {
+                    break;
+                };
+                if s.apply(game, a).is_err() {
+                    break;
+                }
+            }
+        }
+    }
 }

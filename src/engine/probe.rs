@@ -160,6 +160,67 @@ impl State {
         r
     }
 
+    /// Like [`State::apply_looking`], for a look ahead that wants what the
+    /// move runs, not what can be chosen after it: the decision the move
+    /// stops at is not listed when nothing hangs on its list (a choice with
+    /// no `otherwise`, which waits whether or not anything can be chosen),
+    /// so a look costs the move's own work. The state's legal actions stay
+    /// those of the position before until [`State::list_pending`]. The one
+    /// difference with [`State::apply_looking`]: a fault in listing that
+    /// decision's options is not seen here (it is when it is listed).
+    pub fn apply_looking_unlisted(
+        &mut self,
+        game: &Game,
+        action: Action,
+        look: &mut impl FnMut(&State, u16, u32),
+    ) -> Result<(), EngineError> {
+        self.defer = true;
+        let r = self.apply_looking(game, action, look);
+        self.defer = false;
+        r?;
+        if self.pending_otherwise(game) {
+            // nothing to choose there runs on: it must be listed now
+            return self.list_pending(game, look);
+        }
+        Ok(())
+    }
+
+    /// List the pending decision a move stopped at without listing it
+    /// ([`State::apply_looking_unlisted`]), running on (shown to `look`)
+    /// where nothing can be chosen and the choice has an `otherwise`; `look`
+    /// sees the decision's node again first. A decision already listed is
+    /// listed again, to the same actions.
+    pub fn list_pending(
+        &mut self,
+        game: &Game,
+        look: &mut impl FnMut(&State, u16, u32),
+    ) -> Result<(), EngineError> {
+        if self.over || self.waiting.take().is_none() {
+            return Ok(());
+        }
+        self.run_with(game.graph(), &mut Looking(look))
+            .map_err(|(m, at)| self.fault(game, m, at))
+            .and_then(|()| self.finish(game))
+    }
+
+    /// Whether the pending decision is a choice with an `otherwise`.
+    fn pending_otherwise(&self, game: &Game) -> bool {
+        if self.over || self.waiting.is_none() {
+            return false;
+        }
+        let Some(fr) = self.frames.last() else {
+            return false;
+        };
+        let nodes = &game.graph().phases[fr.phase as usize].nodes;
+        matches!(
+            nodes.get(fr.pc as usize),
+            Some(crate::graph::Node::Choose {
+                otherwise: Some(_),
+                ..
+            })
+        )
+    }
+
     /// The value of a checked expression in the running (innermost) frame,
     /// with its locals; without the random generator (`random(..)` faults).
     pub fn eval_in_frame(&self, game: &Game, expr: &Expr) -> Result<i32, String> {

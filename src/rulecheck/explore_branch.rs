@@ -357,10 +357,12 @@ pub fn index(layout: &Layout, targets: &[Target]) -> Vec<u16> {
 }
 
 /// Play `a` on `next` (a copy of the state), returning the nearest the
-/// target's guard came during the move (`u32::MAX`: it did not run).
+/// target's guard came during the move (`u32::MAX`: it did not run). The
+/// decision the move stops at is not listed (a look needs only what the
+/// move runs; see [`State::apply_looking_unlisted`]).
 fn nearest(game: &Game, next: &mut State, a: Action, t: &Target) -> Option<u32> {
     let mut best = u32::MAX;
-    let r = next.apply_looking(game, a, &mut |st: &State, p, n| {
+    let r = next.apply_looking_unlisted(game, a, &mut |st: &State, p, n| {
         if p == t.phase && n == t.at {
             best = best.min(t.distance(game, st));
         }
@@ -478,6 +480,15 @@ fn guard_ahead(
         };
         proxied.push(proxy.and_then(|p| next.eval_probe(game, p).ok().map(|v| v.max(0) as u32)));
         if d == u32::MAX && !next.is_over() && next.chooser() == who {
+            // the next options: the decision listed now (its node seen
+            // again, as near as before, so nothing to look at)
+            if next.list_pending(game, &mut |_, _, _| {}).is_err() {
+                // a listing that faults made the move fail
+                if let Some(last) = proxied.last_mut() {
+                    *last = None;
+                }
+                return None;
+            }
             next.legal_actions_into(game, more);
             let mut n = 0;
             for _ in 0..DEEPER.min(more.len()) {
