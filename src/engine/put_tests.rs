@@ -1,6 +1,7 @@
-//! Tests of [`Core::put`] without a journal (the cards between two places
-//! shifted once) against a lift then a place (the journaled path, which
-//! shifts everything after each place): 2,000 random moves per rules file.
+//! Tests of [`Core::put`] (the cards between two places shifted once,
+//! journaled or not) against a lift then a place (which shifts everything
+//! after each place): 2,000 random moves per rules file, and 500 journaled
+//! ones taken back by `rewind`.
 
 use super::{Core, Game, State};
 
@@ -59,4 +60,47 @@ fn put_shifts_as_lift_then_place() {
             .unwrap_or_else(|e| panic!("{path}: {e}"));
     }
     assert!(moves >= 13 * 2000);
+}
+
+/// With the journal on, `put` shifts once too (one journal entry for the
+/// arena): random moves give what a lift then a place gives, and taking
+/// them all back (`rewind`) gives the starting table again.
+#[test]
+fn journaled_puts_rewind_to_the_start() {
+    let mut moves = 0;
+    for path in rules_files() {
+        let game = Game::load(&path).unwrap_or_else(|d| panic!("{}", d.render_plain()));
+        let g = game.graph();
+        let opts = game.default_options();
+        let state = State::new(&game, game.players().0, 7, &opts).expect("setup");
+        let start: Core = state.core.clone();
+        let (mut t, mut slow) = (start.clone(), start.clone());
+        let (cards, insts) = (t.card_count(), t.insts());
+        if cards == 0 {
+            continue;
+        }
+        t.log.on = true;
+        let mut k = 5;
+        for step in 0..500 {
+            let card = (next(&mut k) % cards as u64) as u16;
+            let here = t.card_zone(card as usize) as i64;
+            let inst = match next(&mut k) % 3 {
+                0 => here,
+                1 => (here + 1).min(insts as i64 - 1),
+                _ => (next(&mut k) % insts as u64) as i64,
+            } as u16;
+            let bottom = next(&mut k).is_multiple_of(3);
+            t.put(g, card, inst, bottom);
+            slow.lift(card);
+            slow.place(g, card, inst, bottom);
+            assert!(t.same(&slow), "{path}: journaled move {step} differs");
+            moves += 1;
+        }
+        t.rewind(0);
+        assert!(
+            t.same(&start),
+            "{path}: rewound table differs from the start"
+        );
+    }
+    assert!(moves >= 13 * 500);
 }

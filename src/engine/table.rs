@@ -447,7 +447,7 @@ impl Core {
     /// Put a card on top (or at the bottom) of an instance; whoever can see
     /// that instance now knows it, and what others knew follows the card.
     pub fn put(&mut self, g: &Graph, card: u16, inst: u16, bottom: bool) {
-        if !self.log.on && self.shift_into(card, inst as usize, bottom) {
+        if self.shift_into(card, inst as usize, bottom) {
             self.set_card_zone(card as usize, inst);
             self.learn_at(g, card, inst, bottom);
             return;
@@ -456,12 +456,13 @@ impl Core {
         self.place(g, card, inst, bottom);
     }
 
-    /// [`Core::put`]'s arena move with no journal: only the cards between
-    /// the card's place and its new place shift, by one, and only the
-    /// starts of the instances between the two change (a lift then a
-    /// place shift everything after each place). False, with nothing
-    /// changed, if the card lies in no instance.
-    fn shift_into(&mut self, card: u16, to: usize, bottom: bool) -> bool {
+    /// [`Core::put`]'s arena move: only the cards between the card's
+    /// place and its new place shift, by one, and only the starts of the
+    /// instances between the two change (a lift then a place shift
+    /// everything after each place). Journaled as one entry (undone by
+    /// the reverse shift). The card's own instance is left for the caller.
+    /// False, with nothing changed, if the card lies in no instance.
+    pub(super) fn shift_into(&mut self, card: u16, to: usize, bottom: bool) -> bool {
         let z = self.card_zone(card as usize) as usize;
         if z >= self.insts() {
             return false;
@@ -472,6 +473,11 @@ impl Core {
         let s = self.cards_at();
         let from = s + self.arena[z] as usize + i;
         let d = s + self.arena[if bottom { to } else { to + 1 }] as usize;
+        if self.log.on {
+            let (at, to, z) = ((from - s) as u16, to as u16, z as u16);
+            let d = (d - s) as u16;
+            self.log.log.push(Entry::Shift { at, d, z, to });
+        }
         if d > from {
             // later in the arena: the cards between move down one
             self.arena.copy_within(from + 1..d, from);

@@ -34,6 +34,15 @@ pub(super) enum Entry {
         i: u16,
         card: u16,
     },
+    /// A card at card slot `at` (of instance `z`) was moved to before card
+    /// slot `d` (counted before the move) in instance `to`, the cards
+    /// between shifting by one ([`Core::shift_into`]).
+    Shift {
+        at: u16,
+        d: u16,
+        z: u16,
+        to: u16,
+    },
     /// `inst` was emptied: its `n` cards are the last `n` of `Journal::cards`.
     Clear {
         inst: u16,
@@ -106,6 +115,7 @@ impl Core {
                 Entry::Remove { inst, i, card } => {
                     self.insert_at(usize::from(inst), usize::from(i), card);
                 }
+                Entry::Shift { at, d, z, to } => self.unshift(at, d, z, to),
                 Entry::Clear { inst, n } => {
                     let from = j.cards.len() - usize::from(n);
                     self.refill(usize::from(inst), &j.cards[from..]);
@@ -129,6 +139,32 @@ impl Core {
             }
         }
         self.log = j;
+    }
+
+    /// Undo a [`Entry::Shift`]: the card goes back to slot `at`, the cards
+    /// between shift back by one, and the starts of the instances between
+    /// `z` and `to` are restored.
+    fn unshift(&mut self, at: u16, d: u16, z: u16, to: u16) {
+        let s = self.cards_at();
+        let (from, d) = (s + usize::from(at), s + usize::from(d));
+        let (z, to) = (usize::from(z), usize::from(to));
+        if d > from {
+            // it went later: it lies at d - 1, the cards between moved down
+            let card = self.arena[d - 1];
+            self.arena.copy_within(from..d - 1, from + 1);
+            self.arena[from] = card;
+            for k in &mut self.arena[z + 1..=to] {
+                *k += 1;
+            }
+        } else {
+            // it went earlier: it lies at d, the cards between moved up
+            let card = self.arena[d];
+            self.arena.copy_within(d + 1..from + 1, d);
+            self.arena[from] = card;
+            for k in &mut self.arena[to + 1..=z] {
+                *k -= 1;
+            }
+        }
     }
 
     /// Put `cards` back into the empty instance `inst` (undoing a clear).

@@ -86,8 +86,11 @@ fn suppose(t: &mut Core, k: usize, z: usize) {
     let here = t.zone(z);
     match here.len() {
         0 => {
-            t.lift(k as u16);
-            t.insert_at(z, 0, k as u16);
+            // one shift of the cards between its place and `z`
+            if !t.shift_into(k as u16, z, true) {
+                t.lift(k as u16);
+                t.insert_at(z, 0, k as u16);
+            }
         }
         1 if from != z => {
             // `k` takes the other card's slot, the other card leaves
