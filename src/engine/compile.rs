@@ -234,9 +234,9 @@ fn value_plain(g: &Graph, e: &Expr) -> Val {
                 }
             })
         }
-        Expr::Not(_) => match super::operand::test(g, e) {
+        Expr::Not(_) => match super::cond::test(g, e) {
             // a negated chain or comparison is a test; a plain operand is read
-            super::operand::Test::One(super::operand::Atom::IsNot(x)) => {
+            super::cond::Test::One(super::cond::Atom::IsNot(x)) => {
                 Box::new(move |cx| i32::from(x.get(cx) == 0))
             }
             t => t.apply(Truth),
@@ -279,7 +279,7 @@ fn value_plain(g: &Graph, e: &Expr) -> Val {
         }
         Expr::Cond(..) => cond(g, e),
         Expr::Bin(op @ (BinOp::And | BinOp::Or), ..) => {
-            super::operand::chain_test(g, *op, e).apply(Truth)
+            super::cond::chain_test(g, *op, e).apply(Truth)
         }
         Expr::Bin(op, l, r) => binary(g, *op, l, r),
         Expr::Call(b, args) => super::compile_call::call(g, *b, args),
@@ -306,7 +306,7 @@ fn value_plain(g: &Graph, e: &Expr) -> Val {
 /// its own to share): the tests tried in order, the first that holds
 /// giving its arm's value, else the last `else`.
 fn cond(g: &Graph, e: &Expr) -> Val {
-    use super::operand::test;
+    use super::cond::test;
     let mut arms = Vec::new();
     let mut cur = e;
     while let Expr::Cond(c, a, b) = cur {
@@ -340,7 +340,7 @@ fn cond(g: &Graph, e: &Expr) -> Val {
 /// An `and`/`or` chain's value: 1 where its test holds.
 struct Truth;
 
-impl super::operand::UseTest for Truth {
+impl super::cond::UseTest for Truth {
     type Out = Val;
     fn with<F: Fn(&mut Cx<'_>) -> bool + Send + Sync + 'static>(self, f: F) -> Val {
         Box::new(move |cx| i32::from(f(cx)))
@@ -351,7 +351,7 @@ impl super::operand::UseTest for Truth {
 /// other.
 struct Choice(Arg, Arg);
 
-impl super::operand::UseTest for Choice {
+impl super::cond::UseTest for Choice {
     type Out = Val;
     fn with<F: Fn(&mut Cx<'_>) -> bool + Send + Sync + 'static>(self, f: F) -> Val {
         let Choice(a, other) = self;

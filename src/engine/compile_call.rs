@@ -6,9 +6,9 @@
 
 use super::coll::Coll;
 use super::compile::{Arg, Col, Cx, Val, arg, konst};
+use super::cond::UseTest;
 use super::fault::Fault;
 use super::geometry::{at_xy, board_cell, cell_xy, shift_at, shift_with, step_index};
-use super::operand::UseTest;
 use crate::graph::Graph;
 use crate::hir::{Builtin, Expr};
 use crate::syntax::ast::{AggKind, BinOp};
@@ -278,7 +278,7 @@ pub(crate) fn aggregate(
 ) -> Val {
     let slot = slot as usize;
     let items = self::coll(g, coll);
-    let filter = filter.map(|f| super::operand::test(g, f));
+    let filter = filter.map(|f| super::cond::test(g, f));
     let body = body.map(|b| arg(g, b));
     let skip = filter.as_ref().is_some_and(|f| f.needs_cards_in(slot));
     let walk = Walk {

@@ -18,6 +18,7 @@ mod coll;
 mod compile;
 mod compile_call;
 mod compile_phase;
+mod cond;
 mod cse;
 mod determinize;
 mod distinct;

@@ -1,4 +1,4 @@
-//! Tests of the operands and tests read in place (`operand.rs`): the
+//! Tests of the operands and conditions read in place (`operand.rs`, `cond.rs`): the
 //! fused shapes, comparisons as bands and filters that skip empty cells
 //! give the values and faults of the expression tree.
 

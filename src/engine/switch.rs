@@ -5,7 +5,8 @@
 //! order. Built by `compile::cond` from its compiled arms.
 
 use super::compile::{Cx, Val};
-use super::operand::{Arg, Test};
+use super::cond::Test;
+use super::operand::Arg;
 
 /// The operand of an [`Test::eq_key`] test: it cannot change during an
 /// evaluation and draws nothing, and an attribute of no card faults with
