@@ -7,21 +7,19 @@
 //! ever reached again.
 //!
 //! A local whose type is an enumeration or a player is taken over all its
-//! values. A local set once in the phase from its parameters alone (`let f
-//! = side(c.suit)`) is read as its value. A parameter of another type (a
-//! card) is taken over the cards its callers can pass it (`explore_callers.rs`:
-//! the collections the call sites' arguments are drawn from, followed up the
-//! calls). A part of the condition that reads any other local is left out
-//! (an `and` keeps its other parts, an `or` is then nothing to measure). The
-//! result is an expression of the language, evaluated outside any frame
-//! (with scratch locals, as a probe is).
+//! values; a part of the condition that reads any other local (a card, a
+//! number) is left out (an `and` keeps its other parts, an `or` is then
+//! nothing to measure). The result is an expression of the language,
+//! evaluated outside any frame (with scratch locals, as a probe is).
 
 use super::explore_aim::as_expr;
 use super::explore_branch::Dist;
-use super::explore_callers::{FRESH, SLOTS, callers_colls, domain, set_once, subst};
 use crate::graph::Graph;
-use crate::hir::Expr;
+use crate::hir::{Expr, Ty};
 use crate::syntax::ast::{AggKind, BinOp};
+
+/// Slots a probe has beyond its players: the proxy binds no slot above.
+const SLOTS: u16 = 256;
 
 /// The locals `e` reads that it does not bind itself (and any slot it
 /// binds beyond the scratch locals, so that it is refused).
@@ -48,55 +46,23 @@ fn binds(e: &Expr, out: &mut Vec<u16>) {
     e.for_each_child(|x| binds(x, out));
 }
 
+/// Every value a local of type `ty` can hold, as a collection.
+fn domain(ty: Ty) -> Option<Expr> {
+    match ty {
+        Ty::Enum(id) => Some(Expr::EnumAll(id)),
+        Ty::Player => Some(Expr::Players),
+        _ => None,
+    }
+}
+
 /// `min(e for each value of each free local)`, or `None` when a free local
 /// cannot be taken over its values.
 fn quantified(g: &Graph, phase: u16, e: Expr) -> Option<Expr> {
-    let ph = g.phases.get(phase as usize)?;
-    let types = &ph.local_types;
+    let mut locals = Vec::new();
+    free(&e, &mut Vec::new(), &mut locals);
+    let types = &g.phases.get(phase as usize)?.local_types;
     let mut out = e;
-    // locals set once from the parameters: read as their value
-    let mut locals = Vec::new();
-    free(&out, &mut Vec::new(), &mut locals);
     for s in locals {
-        if s >= ph.params
-            && s < SLOTS
-            && domain(*types.get(s as usize)?).is_none()
-            && let Some(v) = set_once(ph, s)
-        {
-            subst(&mut out, s, &v);
-        }
-    }
-    // parameters with no domain of their own: over their callers' cards
-    let mut locals = Vec::new();
-    free(&out, &mut Vec::new(), &mut locals);
-    let mut fresh = FRESH;
-    for s in locals {
-        if s < ph.params && domain(*types.get(s as usize)?).is_none() {
-            let x = fresh;
-            fresh += 1;
-            let mut body = out.clone();
-            subst(&mut body, s, &Expr::Local(x));
-            out = callers_colls(g, phase, s, x, &body, &mut fresh)?
-                .into_iter()
-                .reduce(|a, b| {
-                    Expr::Cond(
-                        Box::new(Expr::Bin(
-                            BinOp::Lt,
-                            Box::new(a.clone()),
-                            Box::new(b.clone()),
-                        )),
-                        Box::new(a),
-                        Box::new(b),
-                    )
-                })?;
-        }
-    }
-    let mut locals = Vec::new();
-    free(&out, &mut Vec::new(), &mut locals);
-    for s in locals {
-        if s >= FRESH {
-            return None;
-        }
         if s >= SLOTS {
             return None;
         }

@@ -45,7 +45,6 @@ pub mod explore;
 mod explore_aim;
 mod explore_branch;
 mod explore_budget;
-mod explore_callers;
 mod explore_loop;
 mod explore_measure;
 mod explore_play;
