@@ -49,15 +49,8 @@ pub(crate) fn through(g: &Graph, e: &Expr) -> Option<Expr> {
 }
 
 /// Does `e` loop (an aggregate or `would`, its own or an inner expansion's)?
-fn loops(e: &Expr) -> bool {
-    match e {
-        Expr::Agg { .. } | Expr::Call(Builtin::Would, _) => true,
-        _ => {
-            let mut any = false;
-            e.for_each_child(|x| any = any || loops(x));
-            any
-        }
-    }
+pub(super) fn loops(e: &Expr) -> bool {
+    e.any(&mut |x| matches!(x, Expr::Agg { .. } | Expr::Call(Builtin::Would, _)))
 }
 
 /// Replace the reads of the slots in `with` by their expressions.

@@ -25,7 +25,7 @@
 //! may differ from run to run without changing a game.
 
 use super::state::Core;
-use crate::hir::{Builtin, Expr};
+use crate::hir::Expr;
 use std::cell::Cell;
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 
@@ -195,58 +195,15 @@ pub(crate) fn worth(binds: &[(u16, Expr)], body: &Expr) -> bool {
         return false;
     }
     let mut bound: Vec<u16> = binds.iter().map(|b| b.0).collect();
-    let mut loops = false;
-    closed(body, &mut bound, &mut loops) && loops
-}
-
-/// Does `e` read only slots in `bound` (or bound inside it), drawing nothing?
-fn closed(e: &Expr, bound: &mut Vec<u16>, loops: &mut bool) -> bool {
-    match e {
-        Expr::Local(l) => bound.contains(l),
-        Expr::Call(Builtin::Random, _) => false,
-        Expr::Bind(binds, body) => {
-            if !binds.iter().all(|(_, v)| closed(v, bound, loops)) {
-                return false;
-            }
-            let n = bound.len();
-            bound.extend(binds.iter().map(|b| b.0));
-            let ok = closed(body, bound, loops);
-            bound.truncate(n);
-            ok
-        }
-        Expr::Agg {
-            slot,
-            coll,
-            filter,
-            body,
-            ..
-        } => {
-            *loops = true;
-            if !closed(coll, bound, loops) {
-                return false;
-            }
-            bound.push(*slot);
-            let ok = [filter, body]
-                .into_iter()
-                .flatten()
-                .all(|x| closed(x, bound, loops));
-            bound.pop();
-            ok
-        }
-        _ => {
-            if matches!(e, Expr::Call(Builtin::Would, _)) {
-                *loops = true;
-            }
-            let mut ok = true;
-            e.for_each_child(|x| ok = ok && closed(x, bound, loops));
-            ok
-        }
-    }
+    let mut free = Vec::new();
+    body.free_locals(&mut bound, &mut free);
+    free.is_empty() && !body.draws() && super::inline::loops(body)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::hir::Builtin;
     use crate::syntax::ast::AggKind;
 
     /// `any(u in players where u == p)` with p in `slot`, the element in `el`.

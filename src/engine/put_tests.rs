@@ -14,6 +14,22 @@ fn next(k: &mut u64) -> u64 {
     *k >> 33
 }
 
+/// A random move on `t`'s table: a card, often to a near instance (its
+/// own, a neighbour), else to any; on top, or at the bottom one time in
+/// three.
+fn random_move(k: &mut u64, t: &Core) -> (u16, u16, bool) {
+    let (cards, insts) = (t.card_count() as u64, t.insts() as i64);
+    let card = (next(k) % cards) as u16;
+    let here = t.card_zone(card as usize) as i64;
+    let inst = match next(k) % 4 {
+        0 => here,
+        1 => (here + 1).min(insts - 1),
+        2 => (here - 1).max(0),
+        _ => (next(k) % insts as u64) as i64,
+    } as u16;
+    (card, inst, next(k).is_multiple_of(3))
+}
+
 #[test]
 fn put_shifts_as_lift_then_place() {
     let files = rules_files();
@@ -27,22 +43,13 @@ fn put_shifts_as_lift_then_place() {
         let mut fast: Core = state.core.clone();
         let mut slow: Core = state.core.clone();
         assert!(!fast.log.on, "no journal: the direct path is tested");
-        let (cards, insts) = (fast.card_count(), fast.insts());
+        let cards = fast.card_count();
         if cards == 0 {
             continue;
         }
         let mut k = 11;
         for step in 0..2000 {
-            let card = (next(&mut k) % cards as u64) as u16;
-            // often a near instance (the card's own, a neighbour), else any
-            let here = fast.card_zone(card as usize) as i64;
-            let inst = match next(&mut k) % 4 {
-                0 => here,
-                1 => (here + 1).min(insts as i64 - 1),
-                2 => (here - 1).max(0),
-                _ => (next(&mut k) % insts as u64) as i64,
-            } as u16;
-            let bottom = next(&mut k).is_multiple_of(3);
+            let (card, inst, bottom) = random_move(&mut k, &fast);
             fast.put(g, card, inst, bottom);
             slow.lift(card);
             slow.place(g, card, inst, bottom);
@@ -75,21 +82,14 @@ fn journaled_puts_rewind_to_the_start() {
         let state = State::new(&game, game.players().0, 7, &opts).expect("setup");
         let start: Core = state.core.clone();
         let (mut t, mut slow) = (start.clone(), start.clone());
-        let (cards, insts) = (t.card_count(), t.insts());
+        let cards = t.card_count();
         if cards == 0 {
             continue;
         }
         t.log.on = true;
         let mut k = 5;
         for step in 0..500 {
-            let card = (next(&mut k) % cards as u64) as u16;
-            let here = t.card_zone(card as usize) as i64;
-            let inst = match next(&mut k) % 3 {
-                0 => here,
-                1 => (here + 1).min(insts as i64 - 1),
-                _ => (next(&mut k) % insts as u64) as i64,
-            } as u16;
-            let bottom = next(&mut k).is_multiple_of(3);
+            let (card, inst, bottom) = random_move(&mut k, &t);
             t.put(g, card, inst, bottom);
             slow.lift(card);
             slow.place(g, card, inst, bottom);

@@ -4,7 +4,27 @@
 //! and hand the others to these walks, so no other module lists every
 //! variant.
 
-use super::Expr;
+use super::{Builtin, Expr};
+
+/// The pattern of the expressions with no sub-expression (the one list
+/// of them: [`Expr::is_leaf`] and the walks below use it).
+macro_rules! leaf {
+    () => {
+        Expr::Int(_)
+            | Expr::Nothing
+            | Expr::Opt(_)
+            | Expr::Global(_)
+            | Expr::Local(_)
+            | Expr::Zone(_, None)
+            | Expr::ZoneAll(_)
+            | Expr::Region(..)
+            | Expr::Players
+            | Expr::EnumAll(_)
+            | Expr::PlayerCount
+            | Expr::Actor
+            | Expr::Current
+    };
+}
 
 /// The one list of an [`Expr`]'s direct children, in evaluation order,
 /// written once for the shared and the mutable walk: the same match
@@ -47,19 +67,7 @@ macro_rules! each_child {
                     $f(x);
                 }
             }
-            Expr::Int(_)
-            | Expr::Nothing
-            | Expr::Opt(_)
-            | Expr::Global(_)
-            | Expr::Local(_)
-            | Expr::Zone(_, None)
-            | Expr::ZoneAll(_)
-            | Expr::Region(..)
-            | Expr::Players
-            | Expr::EnumAll(_)
-            | Expr::PlayerCount
-            | Expr::Actor
-            | Expr::Current => {}
+            leaf!() => {}
         }
     };
 }
@@ -68,22 +76,25 @@ impl Expr {
     /// Whether this expression has no sub-expression and computes nothing:
     /// a constant, an option, a variable or local read, a whole collection.
     pub fn is_leaf(&self) -> bool {
-        matches!(
-            self,
-            Expr::Int(_)
-                | Expr::Nothing
-                | Expr::Opt(_)
-                | Expr::Global(_)
-                | Expr::Local(_)
-                | Expr::Zone(_, None)
-                | Expr::ZoneAll(_)
-                | Expr::Region(..)
-                | Expr::Players
-                | Expr::EnumAll(_)
-                | Expr::PlayerCount
-                | Expr::Actor
-                | Expr::Current
-        )
+        matches!(self, leaf!())
+    }
+
+    /// Whether `pred` holds for this expression or any expression inside it
+    /// (a function's expansion included), looked at in evaluation order and
+    /// stopping at the first.
+    pub fn any(&self, pred: &mut impl FnMut(&Expr) -> bool) -> bool {
+        if pred(self) {
+            return true;
+        }
+        let mut found = false;
+        self.for_each_child(|x| found = found || x.any(pred));
+        found
+    }
+
+    /// Whether evaluating this calls `random` (also inside a function's
+    /// expansion).
+    pub fn draws(&self) -> bool {
+        self.any(&mut |x| matches!(x, Expr::Call(Builtin::Random, _)))
     }
 
     /// Call `f` on each direct sub-expression, in the order the engine

@@ -10,7 +10,6 @@ use super::args::Flow;
 use super::session::Session;
 use super::trace::show;
 use crate::check::hir::Ty;
-use crate::hir::{Builtin, Expr};
 use crate::{Game, Probe};
 use std::fmt::Write as _;
 
@@ -79,39 +78,13 @@ fn side(s: &Session, text: &str) -> Result<Side, String> {
 /// (that would change the game), and a number not drawn means nothing.
 fn probe(s: &Session, text: &str) -> Result<Probe, String> {
     let p = s.game.probe(text, s.players)?;
-    if draws(p.expr()) {
+    if p.expr().draws() {
         return Err(format!(
             "expect cannot draw at random (`{text}`): a draw would change the game; \
              check what the rules drew instead (a variable, a card)"
         ));
     }
     Ok(p)
-}
-
-/// Whether evaluating `e` calls `random` (also inside a function's expansion).
-fn draws(e: &Expr) -> bool {
-    match e {
-        Expr::Call(Builtin::Random, _) => true,
-        Expr::Call(_, args) => args.iter().any(draws),
-        Expr::PerPlayer(_, x)
-        | Expr::PerCard(_, x)
-        | Expr::Table(_, x)
-        | Expr::Attr(_, x)
-        | Expr::Zone(_, Some(x))
-        | Expr::Not(x)
-        | Expr::Neg(x) => draws(x),
-        Expr::Index(a, b) | Expr::Bin(_, a, b) => draws(a) || draws(b),
-        Expr::Cond(a, b, c) => draws(a) || draws(b) || draws(c),
-        Expr::Bind(values, body) => values.iter().any(|(_, x)| draws(x)) || draws(body),
-        Expr::Agg {
-            coll, filter, body, ..
-        } => {
-            draws(coll)
-                || filter.as_deref().is_some_and(draws)
-                || body.as_deref().is_some_and(draws)
-        }
-        _ => false,
-    }
 }
 
 /// Value (as compared) and its rendering.
