@@ -266,7 +266,7 @@ impl<'a> Fixed<'a> {
         }
         let mut free = Vec::new();
         e.free_locals(&mut Vec::new(), &mut free);
-        let needs = self.known_needs(needs, scope, &mut free);
+        let needs = self.known_needs(needs, &free_of(needs), scope, &mut free);
         let mut out = Known::default();
         let (mut unknown, mut read) = (false, Vec::new());
         let mut f = |locals: &mut Vec<Option<i32>>| {
@@ -298,11 +298,23 @@ impl<'a> Fixed<'a> {
     /// Whether the conditions `needs` can all hold together in `scope`
     /// (unknown: they may), and the options read on the way.
     pub fn can_hold(&self, needs: &[Need], scope: &Scope) -> (bool, BTreeSet<u16>) {
-        let (holds, read) = self.jointly(needs, scope);
+        self.can_hold_with(needs, &free_of(needs), scope)
+    }
+
+    /// `can_hold` with each need's free locals (`free_of`) worked out
+    /// already: a loop asks the same filter once per candidate.
+    fn can_hold_with(
+        &self,
+        needs: &[Need],
+        frees: &[Vec<u16>],
+        scope: &Scope,
+    ) -> (bool, BTreeSet<u16>) {
+        let (holds, read) = self.jointly(needs, frees, scope);
         if holds && needs.len() > 1 {
             // together they may have too many combinations: each alone
-            for n in needs {
-                let (one, r) = self.jointly(std::slice::from_ref(n), scope);
+            for (n, f) in needs.iter().zip(frees) {
+                let one = std::slice::from_ref(n);
+                let (one, r) = self.jointly(one, std::slice::from_ref(f), scope);
                 if !one {
                     return (false, r);
                 }
@@ -312,9 +324,9 @@ impl<'a> Fixed<'a> {
     }
 
     /// Whether the conditions `needs` can all hold, evaluated together.
-    fn jointly(&self, needs: &[Need], scope: &Scope) -> (bool, BTreeSet<u16>) {
+    fn jointly(&self, needs: &[Need], frees: &[Vec<u16>], scope: &Scope) -> (bool, BTreeSet<u16>) {
         let mut free = Vec::new();
-        let needs = self.known_needs(needs, scope, &mut free);
+        let needs = self.known_needs(needs, frees, scope, &mut free);
         let (mut holds, mut read) = (false, Vec::new());
         let mut out = BTreeSet::new();
         let mut f = |locals: &mut Vec<Option<i32>>| {
@@ -339,20 +351,19 @@ impl<'a> Fixed<'a> {
     fn known_needs<'n>(
         &self,
         needs: &[Need<'n>],
+        frees: &[Vec<u16>],
         scope: &Scope,
         free: &mut Vec<u16>,
     ) -> Vec<Need<'n>> {
         let mut out = Vec::new();
-        for n in needs {
-            let mut mine = Vec::new();
-            n.expr.free_locals(&mut Vec::new(), &mut mine);
+        for (n, mine) in needs.iter().zip(frees) {
             if mine
                 .iter()
                 .all(|s| matches!(scope.get(*s as usize), Some(Some(_))))
             {
                 for s in mine {
-                    if !free.contains(&s) {
-                        free.push(s);
+                    if !free.contains(s) {
+                        free.push(*s);
                     }
                 }
                 out.push(*n);
@@ -438,6 +449,11 @@ impl<'a> Fixed<'a> {
         };
         let mut vals = BTreeSet::new();
         let mut inner = scope.clone();
+        let need = [Need {
+            expr: filter,
+            want: true,
+        }];
+        let frees = free_of(&need);
         for c in cands {
             if let Some(slot) = inner.get_mut(b.slot as usize) {
                 *slot = Some(Known {
@@ -445,13 +461,7 @@ impl<'a> Fixed<'a> {
                     read: BTreeSet::new(),
                 });
             }
-            let (holds, r) = self.can_hold(
-                &[Need {
-                    expr: filter,
-                    want: true,
-                }],
-                &inner,
-            );
+            let (holds, r) = self.can_hold_with(&need, &frees, &inner);
             if holds {
                 vals.insert(c);
             } else {
@@ -570,4 +580,16 @@ fn assigned_locals(p: &crate::hir::Proc) -> Vec<u32> {
         }
     });
     count
+}
+
+/// Each need's free locals (`Expr::free_locals`), in the needs' order.
+fn free_of(needs: &[Need]) -> Vec<Vec<u16>> {
+    needs
+        .iter()
+        .map(|n| {
+            let mut mine = Vec::new();
+            n.expr.free_locals(&mut Vec::new(), &mut mine);
+            mine
+        })
+        .collect()
 }

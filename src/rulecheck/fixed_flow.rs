@@ -27,7 +27,8 @@
 use super::fixed_gates::{Off, Opts, each_gated, switched_procs};
 use crate::hir::{Builtin, Expr, Hir, Place, Stmt, StmtKind};
 use crate::syntax::ast::AggKind;
-use std::collections::BTreeSet;
+use std::cell::RefCell;
+use std::collections::{BTreeSet, HashMap};
 
 /// Zones, or any zone (`None`).
 type Zones = Option<BTreeSet<u16>>;
@@ -79,6 +80,10 @@ struct Origins<'a, 'o> {
     calls: Vec<Vec<(usize, &'a [Expr])>>,
     /// Per global variable: the values assigned to it (and the phase).
     global: Vec<Vec<(usize, &'a Expr)>>,
+    /// The masks already worked out, by phase, filter (its address in the
+    /// tree) and slot: a local's origin is followed from every place that
+    /// reads it, and each mask asks every card.
+    masks: RefCell<HashMap<(usize, *const Expr, u16), Mask>>,
 }
 
 impl<'a, 'o> Origins<'a, 'o> {
@@ -90,6 +95,7 @@ impl<'a, 'o> Origins<'a, 'o> {
             value: Vec::new(),
             calls: vec![Vec::new(); hir.procs.len()],
             global: hir.tables.vars.iter().map(|v| vec![(0, &v.init)]).collect(),
+            masks: RefCell::default(),
         };
         for (pi, p) in hir.procs.iter().enumerate() {
             let n = p.locals as usize;
@@ -170,7 +176,13 @@ impl<'a, 'o> Origins<'a, 'o> {
     /// The cards a filter lets through, its variable in `slot`.
     fn mask(&self, p: usize, filter: Option<&Expr>, slot: u16) -> Mask {
         let (n, filter) = (self.hir.tables.card_home.len(), filter?);
-        Some((0..n).map(|c| (self.passes)(p, filter, slot, c)).collect())
+        let key = (p, filter as *const Expr, slot);
+        if let Some(m) = self.masks.borrow().get(&key) {
+            return m.clone();
+        }
+        let m: Mask = Some((0..n).map(|c| (self.passes)(p, filter, slot, c)).collect());
+        self.masks.borrow_mut().insert(key, m.clone());
+        m
     }
 
     /// The zones a card-valued expression's card can come from, and the
