@@ -4,9 +4,10 @@
 //! Each phase's nodes get one [`Op`] each, at the same index, so a program
 //! counter, a step count and a fault's location are the node's as before.
 //! The nodes that make up most of a run between two decisions (jumps,
-//! conditional jumps, assignments to a local or a global variable, the
-//! next element of a loop, leaving a loop, a card moved or revealed, a
-//! call with at most two arguments, a return) are
+//! conditional jumps, assignments to a local, a global, a player's or a
+//! card's variable, the start of a loop and its next element, leaving a
+//! loop, a card moved, exchanged, shown to a player or revealed, a call
+//! with at most two arguments, a return, a decision) are
 //! ops of their own whose operands are resolved at load: a constant, a
 //! local, a global, the current player or actor is read in place; any
 //! other expression is the index of its compiled code in the [`Program`]
@@ -19,8 +20,9 @@
 //! visitor or a caller sees is the one the node-by-node loop gave.
 
 use super::chance::Draws;
+use super::choice::{self, Choice};
 use super::eval::{Ev, Fault, add, sub};
-use super::exec::{At, MAX_CALL_DEPTH, STEP_BUDGET, Visit};
+use super::exec::{At, MAX_CALL_DEPTH, MAX_FOR_VALUES, STEP_BUDGET, Visit};
 use super::program::Program;
 use super::state::State;
 use crate::check::hir::Place;
@@ -72,13 +74,34 @@ pub(crate) enum Op {
     Call(u16, u8, [Operand; 2]),
     /// Return from the running phase.
     Return,
+    /// A decision: the index of its compiled choice (`choice.rs`).
+    Choose(u32),
+    /// Snapshot a collection (its index in the program) for a loop.
+    ForStart(u32, u16),
+    /// Exchange two cards.
+    Swap(Operand, Operand),
+    /// Show a card (the second operand) to a player (the first).
+    Peek(Operand, Operand),
+    /// `var[at] op= value`: a player's variable, or a card's when `card`.
+    SetVar {
+        var: u32,
+        op: AssignOp,
+        card: bool,
+        at: Operand,
+        value: Operand,
+    },
     /// Any other node: interpreted node by node.
     Node,
 }
 
-/// Compile every phase of the graph: one op per node. `code` gives the
-/// index of an expression's compiled code, if it has one.
-pub(crate) fn phases(g: &Graph, code: impl Fn(&Expr) -> Option<u32>) -> Vec<Box<[Op]>> {
+/// Compile every phase of the graph: one op per node, and the choices the
+/// `Op::Choose` ops point to. `code` gives the index of an expression's
+/// compiled code, `coll` that of a collection, if it has one.
+pub(crate) fn phases(
+    g: &Graph,
+    code: impl Fn(&Expr) -> Option<u32>,
+    coll: impl Fn(&Expr) -> Option<u32>,
+) -> (Vec<Box<[Op]>>, Vec<Choice>) {
     let operand = |e: &Expr| -> Option<Operand> {
         if let Some(k) = super::compile::konst(&g.tables, e) {
             return Some(Operand::K(k));
@@ -91,7 +114,8 @@ pub(crate) fn phases(g: &Graph, code: impl Fn(&Expr) -> Option<u32>) -> Vec<Box<
             _ => Operand::Code(code(e)?),
         })
     };
-    let op = |n: &Node| -> Option<Op> {
+    let mut choices = Vec::new();
+    let mut op = |n: &Node| -> Option<Op> {
         Some(match n {
             Node::Jump(t) => Op::Jump(*t),
             Node::JumpIfNot(c, t) => Op::JumpIfNot(operand(c)?, *t),
@@ -122,13 +146,36 @@ pub(crate) fn phases(g: &Graph, code: impl Fn(&Expr) -> Option<u32>) -> Vec<Box<
                 Op::Call(*p, args.len() as u8, a)
             }
             Node::Return => Op::Return,
+            Node::Choose {
+                who,
+                arms,
+                otherwise,
+                pass,
+            } => {
+                let c = choice::compile(who, arms, *otherwise, pass.is_some(), &operand, &coll)?;
+                choices.push(c);
+                Op::Choose((choices.len() - 1) as u32)
+            }
+            Node::ForStart { coll: c, iter } => Op::ForStart(coll(c)?, *iter),
+            Node::Swap(a, b) => Op::Swap(operand(a)?, operand(b)?),
+            Node::Peek(p, c) => Op::Peek(operand(p)?, operand(c)?),
+            Node::Assign(Place::PerPlayer(var, at), o, e)
+            | Node::Assign(Place::PerCard(var, at), o, e) => Op::SetVar {
+                var: u32::from(*var),
+                op: *o,
+                card: matches!(n, Node::Assign(Place::PerCard(..), ..)),
+                at: operand(at)?,
+                value: operand(e)?,
+            },
             _ => return None,
         })
     };
-    g.phases
+    let ops = g
+        .phases
         .iter()
         .map(|ph| ph.nodes.iter().map(|n| op(n).unwrap_or(Op::Node)).collect())
-        .collect()
+        .collect();
+    (ops, choices)
 }
 
 #[inline(always)]
@@ -185,6 +232,65 @@ impl State {
             return Err(Fault::NoZone);
         }
         Ok((c, z as u16))
+    }
+
+    /// A player's number, checked.
+    #[inline(always)]
+    fn checked_player(&self, p: i32) -> Result<i32, Fault> {
+        if p < 0 || p >= self.core.n as i32 {
+            return Err(Fault::NoPlayer);
+        }
+        Ok(p)
+    }
+
+    /// `var[at] op= value` on a player's or a card's variable: the value
+    /// first, then the player or card (the order of the node's faults).
+    #[inline(always)]
+    fn set_indexed_var(
+        &mut self,
+        g: &Program,
+        base: usize,
+        (var, op, card): (u32, AssignOp, bool),
+        at: Operand,
+        value: Operand,
+    ) -> Result<(), Fault> {
+        let v = self.operand(g, base, value)?;
+        let a = self.operand(g, base, at)?;
+        let a = if card {
+            self.checked_card(a)?
+        } else {
+            self.checked_player(a)?
+        };
+        let i = self.core.var_base[var as usize] as usize + a as usize;
+        let v = combine(op, self.core.vars[i], v)?;
+        self.core.set_var(i, v);
+        Ok(())
+    }
+
+    /// Snapshot a collection for a loop (see `Node::ForStart`).
+    fn for_start(&mut self, g: &Program, base: usize, coll: u32, iter: u16) -> Result<(), Fault> {
+        let coll = Ev {
+            g,
+            c: &self.core,
+            locals: &mut self.locals[base..],
+            rng: Some(Draws::new(&mut self.rng, &mut self.chance)),
+        }
+        .run_coll(g.coll_code(coll))?;
+        let len = coll.len(g, &self.core);
+        if len > MAX_FOR_VALUES {
+            return Err(Fault::ForTooLong);
+        }
+        let at = self.scratch.len();
+        self.scratch.push(0);
+        self.scratch.push(0);
+        let scratch = &mut self.scratch;
+        coll.try_for_each(g, &self.core, |v| {
+            scratch.push(v);
+            Ok(true)
+        })?;
+        self.scratch[at] = (self.scratch.len() - at - 2) as i32;
+        self.locals[base + iter as usize] = at as i32;
+        Ok(())
     }
 
     /// Bind the next element of a loop's snapshot that passes the filter:
@@ -333,6 +439,40 @@ impl State {
                         }
                         break;
                     }
+                    Op::Choose(i) => {
+                        self.set_pc(pc);
+                        self.step_choose(g, i).map_err(|f| (f, (fr.phase, pc)))?;
+                        break;
+                    }
+                    Op::ForStart(coll, iter) => self.for_start(g, base, coll, iter).map(|()| {
+                        pc += 1;
+                    }),
+                    Op::Swap(a, b) => self.operand(g, base, a).and_then(|a| {
+                        let a = self.checked_card(a)?;
+                        let b = self.operand(g, base, b)?;
+                        let b = self.checked_card(b)?;
+                        self.core.swap(g, a as u16, b as u16);
+                        pc += 1;
+                        Ok(())
+                    }),
+                    Op::Peek(p, c) => self.operand(g, base, p).and_then(|p| {
+                        let p = self.checked_player(p)?;
+                        let c = self.operand(g, base, c)?;
+                        let c = self.checked_card(c)? as usize;
+                        let k = self.core.known[c] | 1 << p;
+                        self.core.set_known(c, k);
+                        pc += 1;
+                        Ok(())
+                    }),
+                    Op::SetVar {
+                        var,
+                        op,
+                        card,
+                        at,
+                        value,
+                    } => self
+                        .set_indexed_var(g, base, (var, op, card), at, value)
+                        .map(|()| pc += 1),
                     Op::Node => {
                         self.set_pc(pc);
                         let mut at = fr;

@@ -74,11 +74,17 @@ impl Ev<'_> {
     /// if it is not the graph's own).
     pub fn coll(&mut self, e: &Expr) -> Result<Coll, Fault> {
         let prog = self.g;
+        match prog.coll(e) {
+            Some(f) => self.run_coll(f),
+            None => self.run_coll(&compile_call::coll(prog, e)),
+        }
+    }
+
+    /// Run a compiled collection.
+    #[inline]
+    pub(crate) fn run_coll(&mut self, f: &super::compile::Col) -> Result<Coll, Fault> {
         let mut cx = self.cx();
-        let v = match prog.coll(e) {
-            Some(f) => f(&mut cx),
-            None => compile_call::coll(prog, e)(&mut cx),
-        };
+        let v = f(&mut cx);
         match cx.fault {
             Some(f) => Err(f),
             None => Ok(v),

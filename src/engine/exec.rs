@@ -1,15 +1,15 @@
-//! The interpreter: runs the action graph from the current node until a
-//! decision (or the end), lists the legal actions at a decision, and
-//! applies one. Reactions are calls pushed when a card enters a zone that
+//! The interpreter: runs the nodes the run loop (`compile_phase.rs`)
+//! hands over, and applies a decision (the legal actions are listed by
+//! `choice.rs`). Reactions are calls pushed when a card enters a zone that
 //! opens them.
 
 use super::chance::Draws;
-use super::eval::{Coll, Ev, Fault, add, sub};
-use super::pools::{self, LOCALS, Locals};
+use super::eval::{Ev, Fault, add, sub};
+use super::pools;
 use super::program::Program;
 use super::state::{Frame, State};
 use crate::check::hir::{Place, ProcKind};
-use crate::graph::{Node, pack_pair, unpack_pair};
+use crate::graph::{Node, unpack_pair};
 use crate::syntax::ast::AssignOp;
 use serde::{Deserialize, Serialize};
 
@@ -132,7 +132,9 @@ impl State {
         let node = &g.phases[fr.phase as usize].nodes[fr.pc as usize];
         match node {
             Node::ForStart { .. } | Node::ForNext { .. } => self.step_loop(g, fr, node),
-            Node::Choose { .. } => self.step_choose(g, node),
+            // every decision is compiled (`Op::Choose`); one that is not
+            // could not be listed
+            Node::Choose { .. } => Err(Fault::NoDecisionPending),
             Node::Assign(..) => self.step_assign(g, fr, node),
             Node::Move { .. }
             | Node::MoveAll { .. }
@@ -306,41 +308,6 @@ impl State {
         Ok(())
     }
 
-    /// A decision: list the legal actions once and wait (or take `otherwise`).
-    fn step_choose(&mut self, g: &Program, node: &Node) -> Result<(), Fault> {
-        match node {
-            Node::Choose { who, otherwise, .. } => {
-                let p = self.ev(g, |ev| ev.player(who))?;
-                if self.defer {
-                    // perft's last ply: the decision is not listed (see `resume`)
-                    self.waiting = Some(p as u8);
-                    return Ok(());
-                }
-                // The legal actions are listed once, here, and kept until the
-                // decision is taken; a guard that faults is a fault now.
-                let mut legal = std::mem::take(&mut self.legal);
-                legal.clear();
-                let listed = self.for_each_action(g, false, |a| {
-                    legal.push(a);
-                    true
-                });
-                self.legal = legal;
-                listed?;
-                if !self.legal.is_empty() {
-                    self.waiting = Some(p as u8);
-                } else if let Some(o) = otherwise {
-                    self.set_pc(*o);
-                } else {
-                    // Nothing can be chosen and the rules say nothing more:
-                    // the game is stuck here (rulecheck calls it a softlock).
-                    self.waiting = Some(p as u8);
-                }
-            }
-            _ => unreachable!("a choice node"),
-        }
-        Ok(())
-    }
-
     /// Nodes that move, shuffle, exchange, show or reveal cards.
     fn step_cards(&mut self, g: &Program, fr: Frame, node: &Node) -> Result<(), Fault> {
         let next = fr.pc + 1;
@@ -413,104 +380,6 @@ impl State {
                 self.set_pc(next);
             }
             _ => unreachable!("a card node"),
-        }
-        Ok(())
-    }
-
-    /// Walk the legal actions of the choice node at the current pc; `f`
-    /// returns false to stop early.
-    ///
-    /// Long on purpose: the hot listing loop, with plain, bound and paired
-    /// arms written out in one function so `f` and the guards inline.
-    pub(crate) fn for_each_action(
-        &self,
-        g: &Program,
-        with_pass: bool,
-        mut f: impl FnMut(Action) -> bool,
-    ) -> Result<(), Fault> {
-        let Some(fr) = self.frames.last() else {
-            return Ok(());
-        };
-        let Node::Choose { arms, pass, .. } = &g.phases[fr.phase as usize].nodes[fr.pc as usize]
-        else {
-            return Ok(());
-        };
-        // remembered function values are shared by the whole listing
-        let _scope = super::memo::Scope::open(&self.core);
-        // a copy of the frame's locals to bind into: a per-thread buffer
-        // (a frame may have hundreds of slots), no allocation once warm
-        let mut copy = Locals(LOCALS.with(|l| std::mem::take(&mut *l.borrow_mut())));
-        copy.0.clear();
-        copy.0.extend_from_slice(&self.locals[fr.base as usize..]);
-        let locals = &mut copy.0[..];
-        let mut ev = Ev {
-            g,
-            c: &self.core,
-            locals,
-            rng: None,
-        };
-        for (i, arm) in arms.iter().enumerate() {
-            match &arm.bind {
-                None => {
-                    if let Some(gd) = &arm.guard
-                        && ev.eval(gd)? == 0
-                    {
-                        continue;
-                    }
-                    if !f(Action {
-                        arm: i as u16,
-                        value: 0,
-                    }) {
-                        return Ok(());
-                    }
-                }
-                Some(b) => {
-                    let coll: Coll = ev.coll(&b.coll)?;
-                    let go_on = coll.try_for_each(g, &self.core, |v| {
-                        ev.locals[b.slot as usize] = v;
-                        if let Some((slot, also)) = &arm.also {
-                            // A second source: one action per pair of values.
-                            let inner: Coll = ev.coll(also)?;
-                            return inner.try_for_each(g, &self.core, |w| {
-                                ev.locals[*slot as usize] = w;
-                                for cond in [&b.filter, &arm.guard].into_iter().flatten() {
-                                    if ev.eval(cond)? == 0 {
-                                        return Ok(true);
-                                    }
-                                }
-                                let value = pack_pair(v, w).ok_or(Fault::PairOutOfRange)?;
-                                Ok(f(Action {
-                                    arm: i as u16,
-                                    value,
-                                }))
-                            });
-                        }
-                        if let Some(flt) = &b.filter
-                            && ev.eval(flt)? == 0
-                        {
-                            return Ok(true);
-                        }
-                        if let Some(gd) = &arm.guard
-                            && ev.eval(gd)? == 0
-                        {
-                            return Ok(true);
-                        }
-                        Ok(f(Action {
-                            arm: i as u16,
-                            value: v,
-                        }))
-                    })?;
-                    if !go_on {
-                        return Ok(());
-                    }
-                }
-            }
-        }
-        if with_pass && pass.is_some() {
-            f(Action {
-                arm: Action::PASS,
-                value: 0,
-            });
         }
         Ok(())
     }

@@ -14,6 +14,7 @@
 
 mod board_view;
 mod chance;
+mod choice;
 mod coll;
 mod compile;
 mod compile_call;

@@ -21,6 +21,8 @@ pub struct Program {
     colls: PtrMap<Col>,
     /// Each phase compiled into flat ops, one per node (`compile_phase.rs`).
     ops: Vec<Box<[super::compile_phase::Op]>>,
+    /// The decisions the `Op::Choose` ops point to (`choice.rs`).
+    choices: Vec<super::choice::Choice>,
 }
 
 impl std::ops::Deref for Program {
@@ -69,18 +71,27 @@ impl Program {
                         for b in arms.iter().filter_map(|a| a.bind.as_ref()) {
                             colls.push((&b.coll as *const Expr as usize, coll(g, &b.coll)));
                         }
+                        for (_, e) in arms.iter().filter_map(|a| a.also.as_ref()) {
+                            colls.push((e as *const Expr as usize, coll(g, e)));
+                        }
                     }
                     _ => {}
                 }
             }
         }
         let vals = PtrMap::new(vals);
-        let ops = super::compile_phase::phases(g, |e| vals.index(e as *const Expr as usize));
+        let colls = PtrMap::new(colls);
+        let (ops, choices) = super::compile_phase::phases(
+            g,
+            |e| vals.index(e as *const Expr as usize),
+            |e| colls.index(e as *const Expr as usize),
+        );
         Program {
             lanes: std::sync::Arc::new(super::lanes::Lanes::of(&g.tables.boards)),
             vals,
-            colls: PtrMap::new(colls),
+            colls,
             ops,
+            choices,
             graph,
         }
     }
@@ -101,6 +112,27 @@ impl Program {
     #[inline]
     pub(crate) fn ops(&self, phase: u16) -> &[super::compile_phase::Op] {
         &self.ops[phase as usize]
+    }
+
+    /// The compiled collection at an index given by `compile_phase.rs`.
+    #[inline]
+    pub(crate) fn coll_code(&self, i: u32) -> &Col {
+        &self.colls.items[i as usize]
+    }
+
+    /// The compiled choice at an index given by an `Op::Choose`.
+    #[inline]
+    pub(crate) fn choice(&self, i: u32) -> &super::choice::Choice {
+        &self.choices[i as usize]
+    }
+
+    /// The compiled choice of the node at `pc` in `phase`, if it is one.
+    #[inline]
+    pub(crate) fn choice_at(&self, phase: u16, pc: u32) -> Option<&super::choice::Choice> {
+        match self.ops[phase as usize].get(pc as usize) {
+            Some(super::compile_phase::Op::Choose(i)) => Some(self.choice(*i)),
+            _ => None,
+        }
     }
 
     /// The compiled collection of a `for` or a choice binding of this graph.
