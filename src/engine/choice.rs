@@ -89,6 +89,13 @@ pub(crate) fn compile(
     })
 }
 
+impl Choice {
+    /// Whether passing is possible (a reaction window).
+    pub(crate) fn can_pass(&self) -> bool {
+        self.pass
+    }
+}
+
 impl Ev<'_> {
     /// The value of an operand resolved at load.
     #[inline(always)]

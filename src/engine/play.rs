@@ -206,12 +206,9 @@ impl State {
         let Some(fr) = self.frames.last() else {
             return false;
         };
-        matches!(
-            game.graph().phases[fr.phase as usize]
-                .nodes
-                .get(fr.pc as usize),
-            Some(crate::graph::Node::Choose { pass: Some(_), .. })
-        )
+        game.graph()
+            .choice_at(fr.phase, fr.pc)
+            .is_some_and(|c| c.can_pass())
     }
 
     /// List the legal actions of the pending decision again, after the

@@ -125,7 +125,7 @@ fn both(a: Option<&Expr>, b: Option<&Expr>) -> Option<Expr> {
 }
 
 /// The collection a loop's `ForNext` walks: its `ForStart`'s.
-fn loop_coll(nodes: &[Node], n: usize, it: u16) -> Option<&Expr> {
+pub(super) fn loop_coll(nodes: &[Node], n: usize, it: u16) -> Option<&Expr> {
     nodes[..n].iter().rev().find_map(|node| match node {
         Node::ForStart { coll, iter } if *iter == it => Some(coll),
         _ => None,

@@ -25,6 +25,7 @@
 //! target guards, only in explored games.
 
 use super::explore_aim::{self as aim, Columns};
+use super::explore_link::link;
 use super::explore_loop::after_loop;
 use super::explore_proxy as proxy;
 use super::stats::Layout;
@@ -339,6 +340,7 @@ pub fn targets(game: &Game, layout: &Layout, nodes: &[u64], columns: &Columns) -
     out.truncate(MAX_TARGETS);
     for t in &mut out {
         aim::under_guard(g, t);
+        link(g, t);
         t.proxy = proxy::proxy(g, t.phase, &t.dist).filter(proxy::reads_state);
     }
     out

@@ -4,7 +4,8 @@
 //! run of a guard in a small game that deals six chips of values 1 to 6
 //! one at a time; and the count taken outside the guard's frame
 //! (`explore_proxy.rs`), over the values of the guard's player local; and
-//! a loop first in an `if`'s body measured at the guard above it.
+//! a loop first in an `if`'s body measured at the guard above it, and
+//! linked to it (`explore_link.rs`).
 
 use super::{FAR, Target, build};
 use crate::engine::{Game, State};
@@ -247,4 +248,59 @@ fn a_loop_first_in_an_if_is_measured_at_the_guard_above() {
     // 1 to 3 chips in hand: the guard 3 to 1 short, the filter 2 to 4
     let ds: Vec<u32> = seen.iter().map(|(d, _)| *d).collect();
     assert_eq!(ds, [5, 5, 5, 5, 6, 7]);
+}
+
+const LINKED: &str = r#"
+game "Linked" { players 2..2 }
+card Chip { value: int }
+deck chips of Chip size 6 in pile {
+  1 x { value: 1..6 }
+}
+zone pile: shared pile public
+zone hand: shared pile public
+var score: int per player = 0
+fn big(n: int) -> bool = any(c in hand where c.value > n)
+start {
+  while count(pile) > 0 {
+    choose seat(0) {
+      "take the top" { move top(pile) to hand }
+      "take the bottom" { move bottom(pile) to hand }
+    }
+    if not big(4) {
+      for d in hand where d.value >= 3 {
+        seat(1).score += 1
+      }
+    }
+  }
+  end game
+}
+winners highest p.score
+"#;
+
+#[test]
+fn a_loop_under_a_guard_wanting_none_of_its_collection_needs_an_element_failing_it_too() {
+    let game = Game::from_source("l.rules", LINKED).expect("rules");
+    let g = game.graph();
+    let n = g.phases[0]
+        .nodes
+        .iter()
+        .position(|node| matches!(node, Node::ForNext { .. }))
+        .expect("the loop is in the graph");
+    let options = game.default_options();
+    let columns = [(options.as_slice(), 2)];
+    let mut t = super::aim::loop_target(g, 0, n, &columns).expect("a loop target");
+    super::aim::under_guard(g, &mut t);
+    super::link(g, &mut t);
+    // the guard's witnesses (chips above 4), then the nearest chip to both
+    // 3 or more (the filter) and 4 or less (failing the guard's test)
+    let probe = "count(c in hand where c.value > 4) + (if count(hand) == 0 then 1000 else \
+                 min(((if c.value >= 3 then 0 else 3 - c.value) \
+                 + (if c.value > 4 then c.value - 4 else 0)) for c in hand))";
+    let seen = measured(&game, &t, probe);
+    for (d, want) in &seen {
+        assert_eq!(*d, *want as u32, "{seen:?}");
+    }
+    // the filter alone would be met by the first chip of 3 or more even
+    // while only big chips are held: linked, a hand of big chips is not 0
+    assert!(seen.iter().any(|(d, _)| *d > 0), "{seen:?}");
 }

@@ -45,6 +45,7 @@ pub mod explore;
 mod explore_aim;
 mod explore_branch;
 mod explore_budget;
+mod explore_link;
 mod explore_loop;
 mod explore_measure;
 mod explore_play;
