@@ -7,7 +7,7 @@
 //! conditional jumps, assignments to a local, a global, a player's or a
 //! card's variable, the start of a loop and its next element, leaving a
 //! loop, a card moved, exchanged, shown to a player or revealed, a call
-//! with at most two arguments, a return, a decision) are
+//! with up to 16 arguments, a return, a decision) are
 //! ops of their own whose operands are resolved at load: a constant, a
 //! local, a global, the current player or actor is read in place; any
 //! other expression is the index of its compiled code in the [`Program`]
@@ -22,7 +22,7 @@
 use super::chance::Draws;
 use super::choice::{self, Choice};
 use super::eval::{Ev, Fault, add, sub};
-use super::exec::{At, MAX_CALL_DEPTH, MAX_FOR_VALUES, STEP_BUDGET, Visit};
+use super::exec::{At, MAX_CALL_ARGS, MAX_CALL_DEPTH, MAX_FOR_VALUES, STEP_BUDGET, Visit};
 use super::program::Program;
 use super::state::State;
 use crate::check::hir::Place;
@@ -70,8 +70,10 @@ pub(crate) enum Op {
     Move(Operand, Operand, bool),
     /// Show a card to every player.
     Reveal(Operand),
-    /// Call a phase with at most two arguments (more: `Op::Node`).
-    Call(u16, u8, [Operand; 2]),
+    /// Call a phase with `n` arguments (at most [`MAX_CALL_ARGS`]; more:
+    /// `Op::Node`), their operands `n` in a row from an index into the
+    /// program's call arguments.
+    Call(u16, u8, u32),
     /// Return from the running phase.
     Return,
     /// A decision: the index of its compiled choice (`choice.rs`).
@@ -94,14 +96,21 @@ pub(crate) enum Op {
     Node,
 }
 
-/// Compile every phase of the graph: one op per node, and the choices the
-/// `Op::Choose` ops point to. `code` gives the index of an expression's
-/// compiled code, `coll` that of a collection, if it has one.
+/// The phases compiled: one op per node, the choices the `Op::Choose` ops
+/// point to, and the operands of the calls' arguments.
+pub(crate) struct Compiled {
+    pub ops: Vec<Box<[Op]>>,
+    pub choices: Vec<Choice>,
+    pub args: Vec<Operand>,
+}
+
+/// Compile every phase of the graph. `code` gives the index of an
+/// expression's compiled code, `coll` that of a collection, if it has one.
 pub(crate) fn phases(
     g: &Graph,
     code: impl Fn(&Expr) -> Option<u32>,
     coll: impl Fn(&Expr) -> Option<u32>,
-) -> (Vec<Box<[Op]>>, Vec<Choice>) {
+) -> Compiled {
     let operand = |e: &Expr| -> Option<Operand> {
         if let Some(k) = super::compile::konst(&g.tables, e) {
             return Some(Operand::K(k));
@@ -115,6 +124,7 @@ pub(crate) fn phases(
         })
     };
     let mut choices = Vec::new();
+    let mut call_args = Vec::new();
     let mut op = |n: &Node| -> Option<Op> {
         Some(match n {
             Node::Jump(t) => Op::Jump(*t),
@@ -138,12 +148,10 @@ pub(crate) fn phases(
             Node::Exit { iter, target } => Op::Exit(*iter, *target),
             Node::Move { what, to, bottom } => Op::Move(operand(what)?, operand(to)?, *bottom),
             Node::Reveal(c) => Op::Reveal(operand(c)?),
-            Node::Call(p, args) if args.len() <= 2 => {
-                let mut a = [Operand::K(0); 2];
-                for (slot, e) in a.iter_mut().zip(args) {
-                    *slot = operand(e)?;
-                }
-                Op::Call(*p, args.len() as u8, a)
+            Node::Call(p, args) if args.len() <= MAX_CALL_ARGS => {
+                let a = args.iter().map(&operand).collect::<Option<Vec<_>>>()?;
+                call_args.extend(a);
+                Op::Call(*p, args.len() as u8, (call_args.len() - args.len()) as u32)
             }
             Node::Return => Op::Return,
             Node::Choose {
@@ -175,7 +183,11 @@ pub(crate) fn phases(
         .iter()
         .map(|ph| ph.nodes.iter().map(|n| op(n).unwrap_or(Op::Node)).collect())
         .collect();
-    (ops, choices)
+    Compiled {
+        ops,
+        choices,
+        args: call_args,
+    }
 }
 
 #[inline(always)]
@@ -410,10 +422,11 @@ impl State {
                         pc += 1;
                         Ok(())
                     }),
-                    Op::Call(p, n, args) => {
-                        let mut vals = [0i32; 2];
+                    Op::Call(p, n, at) => {
+                        let mut vals = [0i32; MAX_CALL_ARGS];
                         let mut r = Ok(());
-                        for (v, a) in vals.iter_mut().zip(&args[..n as usize]) {
+                        let args = g.call_args(at, n);
+                        for (v, a) in vals.iter_mut().zip(args) {
                             match self.operand(g, base, *a) {
                                 Ok(x) => *v = x,
                                 Err(f) => {

@@ -18,6 +18,8 @@ use serde::{Deserialize, Serialize};
 pub const MAX_CALL_DEPTH: usize = 1000;
 pub const MAX_CHECKPOINTS: usize = 64;
 pub const MAX_FOR_VALUES: usize = 1_000_000;
+/// Most arguments a call may pass (more is a fault).
+pub(crate) const MAX_CALL_ARGS: usize = 16;
 
 /// One legal move: which arm of the pending choice, and the value it binds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -180,7 +182,7 @@ impl State {
                 }
             }
             Node::Call(p, args) => {
-                let mut vals = [0i32; 16];
+                let mut vals = [0i32; MAX_CALL_ARGS];
                 if args.len() > vals.len() {
                     return Err(Fault::TooManyArguments);
                 }

@@ -23,6 +23,8 @@ pub struct Program {
     ops: Vec<Box<[super::compile_phase::Op]>>,
     /// The decisions the `Op::Choose` ops point to (`choice.rs`).
     choices: Vec<super::choice::Choice>,
+    /// The operands of the `Op::Call` ops' arguments.
+    call_args: Vec<super::compile_phase::Operand>,
 }
 
 impl std::ops::Deref for Program {
@@ -81,7 +83,7 @@ impl Program {
         }
         let vals = PtrMap::new(vals);
         let colls = PtrMap::new(colls);
-        let (ops, choices) = super::compile_phase::phases(
+        let compiled = super::compile_phase::phases(
             g,
             |e| vals.index(e as *const Expr as usize),
             |e| colls.index(e as *const Expr as usize),
@@ -90,8 +92,9 @@ impl Program {
             lanes: std::sync::Arc::new(super::lanes::Lanes::of(&g.tables.boards)),
             vals,
             colls,
-            ops,
-            choices,
+            ops: compiled.ops,
+            choices: compiled.choices,
+            call_args: compiled.args,
             graph,
         }
     }
@@ -118,6 +121,12 @@ impl Program {
     #[inline]
     pub(crate) fn coll_code(&self, i: u32) -> &Col {
         &self.colls.items[i as usize]
+    }
+
+    /// The operands of a call's `n` arguments, from the index in an `Op::Call`.
+    #[inline]
+    pub(crate) fn call_args(&self, at: u32, n: u8) -> &[super::compile_phase::Operand] {
+        &self.call_args[at as usize..at as usize + n as usize]
     }
 
     /// The compiled choice at an index given by an `Op::Choose`.

@@ -5,7 +5,9 @@
 //! one at a time; and the count taken outside the guard's frame
 //! (`explore_proxy.rs`), over the values of the guard's player local; and
 //! a loop first in an `if`'s body measured at the guard above it, and
-//! linked to it (`explore_link.rs`).
+//! linked to it (`explore_link.rs`); and the parts of an `and` taken
+//! outside the frame for the same values of the guard's locals, a local
+//! set once read as its value.
 
 use super::{FAR, Target, build};
 use crate::engine::{Game, State};
@@ -303,4 +305,83 @@ fn a_loop_under_a_guard_wanting_none_of_its_collection_needs_an_element_failing_
     // the filter alone would be met by the first chip of 3 or more even
     // while only big chips are held: linked, a hand of big chips is not 0
     assert!(seen.iter().any(|(d, _)| *d > 0), "{seen:?}");
+}
+
+const JOINT: &str = r#"
+game "Joint" { players 2..2 }
+card Chip { value: int }
+deck chips of Chip size 6 in pile {
+  1 x { value: 1..6 }
+}
+zone pile: shared pile public
+zone hand: per player pile public
+var score: int per player = 0
+fn holds(p: player) -> bool = any(c in p.hand where c.value > 3)
+phase check(q: player) {
+  let n = count(q.hand)
+  if not holds(q) and n >= 3 {
+    q.score += 1
+  }
+}
+start {
+  while count(pile) > 0 {
+    choose seat(0) {
+      "to the first" { move top(pile) to seat(0).hand }
+      "to the second" { move top(pile) to seat(1).hand }
+    }
+    for q in players {
+      check(q)
+    }
+  }
+  end game
+}
+winners highest p.score
+"#;
+
+#[test]
+fn outside_its_frame_the_parts_of_an_and_are_measured_for_the_same_player() {
+    let game = Game::from_source("j.rules", JOINT).expect("rules");
+    let g = game.graph();
+    let p = g
+        .phases
+        .iter()
+        .position(|ph| ph.name == "check")
+        .expect("the phase");
+    let (n, e) = g.phases[p]
+        .nodes
+        .iter()
+        .enumerate()
+        .find_map(|(n, node)| match node {
+            Node::JumpIfNot(e, _) => Some((n, e.clone())),
+            _ => None,
+        })
+        .expect("the guard");
+    let t = Target::new(p, n, true, build(g, p as u16, &e, true, &[]));
+    // `n` is set once from the parameter: read as `count(q.hand)`
+    let e = super::proxy::proxy(g, p as u16, &t.dist).expect("a proxy over the players");
+    let mut proxy = game.probe("0", 2).expect("probe");
+    proxy.set_expr(e);
+    let short = "(if count(p.hand) >= 3 then 0 else 3 - count(p.hand))";
+    let big = "count(c in p.hand where c.value > 3)";
+    let joint = game.probe(&format!("min(({big} + {short}) for p in players)"), 2);
+    let apart = format!("min({big} for p in players) + min({short} for p in players)");
+    let (joint, apart) = (joint.expect("probe"), game.probe(&apart, 2).expect("probe"));
+    let mut state = State::new(&game, 2, 7, &game.default_options()).expect("start");
+    let mut seen = Vec::new();
+    let mut turn = 0;
+    while !state.is_over() {
+        let d = state.eval_probe(&game, &proxy).expect("proxy value");
+        let value = |probe| state.eval_probe(&game, probe).expect("probe value");
+        seen.push((d, value(&joint), value(&apart)));
+        // all but the last chip to the first player
+        let action = state.legal_actions(&game)[usize::from(turn == 5)];
+        turn += 1;
+        state.apply(&game, action).expect("a legal move");
+    }
+    assert_eq!(seen.len(), 6, "{seen:?}");
+    for (d, want, _) in &seen {
+        assert_eq!(d, want, "{seen:?}");
+    }
+    // the nearest player to both parts is not each part's nearest
+    assert!(seen.iter().any(|(d, _, apart)| d != apart), "{seen:?}");
 }

@@ -7,16 +7,21 @@
 //! ever reached again.
 //!
 //! A local whose type is an enumeration or a player is taken over all its
-//! values; a part of the condition that reads any other local (a card, a
-//! number) is left out (an `and` keeps its other parts, an `or` is then
-//! nothing to measure). The result is an expression of the language,
-//! evaluated outside any frame (with scratch locals, as a probe is).
+//! values, once for the whole condition (the parts of an `and` measured for
+//! the same values: the army nearest to all of them, not each part's
+//! nearest army); a local of another type that the phase sets once, from
+//! locals that are themselves set once (`let k = king_of(s)` after `let s
+//! = v.suit`), is read as its value; a part of the condition that still
+//! reads any other local (a card, a number) is left out (an `and` keeps its
+//! other parts, an `or` is then nothing to measure). The result is an
+//! expression of the language, evaluated outside any frame (with scratch
+//! locals, as a probe is).
 
 use super::explore_aim::as_expr;
 use super::explore_branch::Dist;
-use crate::graph::Graph;
-use crate::hir::{Expr, Ty};
-use crate::syntax::ast::{AggKind, BinOp};
+use crate::graph::{Graph, Node, Phase};
+use crate::hir::{Expr, Place, Ty};
+use crate::syntax::ast::{AggKind, AssignOp, BinOp};
 
 /// Slots a probe has beyond its players: the proxy binds no slot above.
 const SLOTS: u16 = 256;
@@ -55,18 +60,112 @@ fn domain(ty: Ty) -> Option<Expr> {
     }
 }
 
-/// `min(e for each value of each free local)`, or `None` when a free local
-/// cannot be taken over its values.
-fn quantified(g: &Graph, phase: u16, e: Expr) -> Option<Expr> {
+/// Whether node `n` writes local `s` (an assignment, a loop's or an
+/// option's element).
+fn writes(n: &Node, s: u16) -> bool {
+    match n {
+        Node::Assign(Place::Local(x), ..) => *x == s,
+        Node::ForNext { slot, .. } => *slot == s,
+        Node::Choose { arms, .. } => arms.iter().any(|a| {
+            a.bind.as_ref().is_some_and(|b| b.slot == s)
+                || a.also.as_ref().is_some_and(|x| x.0 == s)
+        }),
+        _ => false,
+    }
+}
+
+/// The one value the phase gives local `s`, if it is set exactly once
+/// (`None` for a parameter, which is never set in its phase).
+fn set_once(ph: &Phase, s: u16) -> Option<&Expr> {
+    let mut sets = ph.nodes.iter().filter(|n| writes(n, s));
+    match (sets.next(), sets.next()) {
+        (Some(Node::Assign(_, AssignOp::Set, v)), None) => Some(v),
+        _ => None,
+    }
+}
+
+/// Whether local `s` holds one value wherever it is read after it is set:
+/// a parameter never written, or a local set exactly once.
+fn fixed(ph: &Phase, s: u16) -> bool {
+    let writers = ph.nodes.iter().filter(|n| writes(n, s)).count();
+    (s < ph.params && writers == 0) || set_once(ph, s).is_some()
+}
+
+/// `e` with every read of local `s` that it does not bind itself replaced
+/// by `with`.
+fn subst(e: &mut Expr, s: u16, with: &Expr) {
+    match e {
+        Expr::Local(x) if *x == s => *e = with.clone(),
+        Expr::Bind(args, body) => {
+            let mut shadowed = false;
+            for (b, a) in args.iter_mut() {
+                if !shadowed {
+                    subst(a, s, with);
+                }
+                shadowed |= *b == s;
+            }
+            if !shadowed {
+                subst(body, s, with);
+            }
+        }
+        Expr::Agg {
+            slot,
+            coll,
+            filter,
+            body,
+            ..
+        } => {
+            subst(coll, s, with);
+            if *slot != s {
+                for x in [filter, body].into_iter().flatten() {
+                    subst(x, s, with);
+                }
+            }
+        }
+        _ => e.for_each_child_mut(|x| subst(x, s, with)),
+    }
+}
+
+/// `e` with each local that has no domain, but one value set once from
+/// fixed locals, read as that value; `None` if it still reads a local with
+/// no domain (or one beyond the scratch locals).
+fn readable(ph: &Phase, mut e: Expr) -> Option<Expr> {
+    for _ in 0..4 {
+        let mut locals = Vec::new();
+        free(&e, &mut Vec::new(), &mut locals);
+        let mut open = false;
+        for s in locals {
+            if s >= SLOTS {
+                return None;
+            }
+            if domain(*ph.local_types.get(s as usize)?).is_some() {
+                continue;
+            }
+            let v = set_once(ph, s)?;
+            let mut reads = Vec::new();
+            v.free_locals(&mut Vec::new(), &mut reads);
+            if !reads.iter().all(|r| *r != s && fixed(ph, *r)) {
+                return None;
+            }
+            let v = v.clone();
+            subst(&mut e, s, &v);
+            open = true;
+        }
+        if !open {
+            return Some(e);
+        }
+    }
+    None
+}
+
+/// `min(e for each value of each free local)`: every free local has a
+/// domain ([`readable`]).
+fn quantified(ph: &Phase, e: Expr) -> Option<Expr> {
     let mut locals = Vec::new();
     free(&e, &mut Vec::new(), &mut locals);
-    let types = &g.phases.get(phase as usize)?.local_types;
     let mut out = e;
     for s in locals {
-        if s >= SLOTS {
-            return None;
-        }
-        let coll = domain(*types.get(s as usize)?)?;
+        let coll = domain(*ph.local_types.get(s as usize)?)?;
         out = Expr::Agg {
             kind: AggKind::Min,
             slot: s,
@@ -78,17 +177,18 @@ fn quantified(g: &Graph, phase: u16, e: Expr) -> Option<Expr> {
     Some(out)
 }
 
-/// The distance of `d` taken outside its frame, if any part of it can be.
-pub(super) fn proxy(g: &Graph, phase: u16, d: &Dist) -> Option<Expr> {
+/// The parts of `d` that can be measured outside the frame, as one
+/// expression still reading the guard's enumeration and player locals.
+fn measurable(ph: &Phase, d: &Dist) -> Option<Expr> {
     match d {
-        Dist::Leaf(..) | Dist::Cmp(..) | Dist::Num(_) => quantified(g, phase, as_expr(d)),
+        Dist::Leaf(..) | Dist::Cmp(..) | Dist::Num(_) => readable(ph, as_expr(d)),
         Dist::And(ds) => ds
             .iter()
-            .filter_map(|d| proxy(g, phase, d))
+            .filter_map(|d| measurable(ph, d))
             .reduce(|a, b| Expr::Bin(BinOp::Add, Box::new(a), Box::new(b))),
         Dist::Or(ds) => ds
             .iter()
-            .map(|d| proxy(g, phase, d))
+            .map(|d| measurable(ph, d))
             .collect::<Option<Vec<Expr>>>()?
             .into_iter()
             .reduce(|a, b| {
@@ -103,6 +203,14 @@ pub(super) fn proxy(g: &Graph, phase: u16, d: &Dist) -> Option<Expr> {
                 )
             }),
     }
+}
+
+/// The distance of `d` taken outside its frame, if any part of it can be:
+/// its measurable parts, for the values of the guard's locals that bring
+/// them nearest together.
+pub(super) fn proxy(g: &Graph, phase: u16, d: &Dist) -> Option<Expr> {
+    let ph = g.phases.get(phase as usize)?;
+    quantified(ph, measurable(ph, d)?)
 }
 
 /// Whether `e` reads the state at all (a proxy of options and constants
