@@ -3,16 +3,16 @@
 //! of the loop's own collection to pass some test, the element the loop
 //! needs must fail that test too.
 //!
-//! `if q != none and not alive(q) { for r in Suit where lord_of(r) == q {
-//! ... } }`, with `alive(q) = any(s in Suit where lord_of(s) == q and
-//! on_board(king_of(s)))`: measured apart, the guard counts `q`'s kings on
-//! the board and the filter is met by any of them, so the sum falls as
-//! they go and jumps to [`FAR`](super::explore_branch::FAR) when the last
-//! goes (no king left for the filter). Where the guard holds, every suit
-//! fails the guard's test, so the suit the loop needs is one that `q`
-//! rules and that is not on the board: the filter's distance plus the
-//! test's wanted false, for each element. The sum is still 0 exactly when
-//! the guard holds and some element passes the filter.
+//! `if not any(s in Suit where ruler(s) == q and shown(s)) { for r in
+//! Suit where ruler(r) == q { ... } }`: measured apart, the guard counts
+//! the suits `q` rules that are shown and the filter is met by any of
+//! them, so the sum falls as they are hidden and jumps to
+//! [`FAR`](super::explore_branch::FAR) when the last one is (none left for
+//! the filter). Where the guard holds, every suit fails the guard's test,
+//! so the suit the loop needs is one that `q` rules and that is not shown:
+//! the filter's distance plus the test's wanted false, for each element.
+//! The sum is still 0 exactly when the guard holds and some element passes
+//! the filter.
 
 use super::explore_aim::{as_expr, loop_coll, nearest_of};
 use super::explore_branch::{Dist, Target, build};

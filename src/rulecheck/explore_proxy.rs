@@ -8,10 +8,10 @@
 //!
 //! A local whose type is an enumeration or a player is taken over all its
 //! values, once for the whole condition (the parts of an `and` measured for
-//! the same values: the army nearest to all of them, not each part's
-//! nearest army); a local of another type that the phase sets once, from
-//! locals that are themselves set once (`let k = king_of(s)` after `let s
-//! = v.suit`), is read as its value; a part of the condition that still
+//! the same values: the value nearest to all of them, not each part's
+//! nearest value); a local of another type that the phase sets once, from
+//! locals that are themselves set once (`let k = leader(s)` after `let s =
+//! v.suit`), is read as its value; a part of the condition that still
 //! reads any other local (a card, a number) is left out (an `and` keeps its
 //! other parts, an `or` is then nothing to measure). The result is an
 //! expression of the language, evaluated outside any frame (with scratch
