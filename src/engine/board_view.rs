@@ -1,6 +1,6 @@
 //! Boards drawn as grids for people: column letters and row numbers round
 //! the edge, the top row first, each piece as a short symbol made from its
-//! name (`white-knight` -> `wk`) with a legend below, `.` for an empty cell
+//! name (`red-tower` -> `rt`) with a legend below, `.` for an empty cell
 //! and a blank for a removed one. Used by the views and `state BOARD`.
 
 use super::Game;

@@ -5,9 +5,9 @@
 //! always offered). Their distances are built as expressions of the rules
 //! language and evaluated in the frame of the node that holds them:
 //!
-//! - `for s in Suit where lord_of(s) == q` is as far as the nearest element
-//!   is from passing the filter (`min(d(filter) for s in Suit)`);
-//! - `"tell {c}" for c in p.scroll where usable(c)` likewise, over the
+//! - `for s in Color where owner_of(s) == q` is as far as the nearest element
+//!   is from passing the filter (`min(d(filter) for s in Color)`);
+//! - `"use {c}" for c in p.hand where usable(c)` likewise, over the
 //!   option's source (and its second source, for a pair);
 //! - `otherwise` is as far as the number of options offered is from 0.
 //!
@@ -220,9 +220,10 @@ pub fn choice_targets(
 /// above instead, as that guard's distance from holding plus its own.
 /// Nothing runs between the two, so where the guard holds the measure is
 /// the target's own, and where it fails the search still sees how far both
-/// are: `if q != none and not alive(q) { for r in Suit where lord_of(r) ==
-/// q { ... } }` gains the slope of the guard above (how many of `q`'s
-/// kings are still on the board) where its filter alone is flat.
+/// are: `if q != none and not active(q) { for r in Color where owner_of(r)
+/// == q { ... } }` gains the slope of the guard above (how many of the
+/// pieces that keep `q` active are still on the board) where its filter
+/// alone is flat.
 pub fn under_guard(g: &Graph, t: &mut Target) {
     if t.at != t.node || t.arm.is_some() {
         return;

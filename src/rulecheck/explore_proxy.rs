@@ -1,7 +1,7 @@
 //! A target's distance away from its guard (`explore_branch.rs`), for
 //! conditions on the position: `count(c in board where c.suit == s) == 1`
 //! can only be measured where the guard runs, with its `s`; but the nearest
-//! any army is to one piece can be measured at every decision, by taking
+//! any side is to one piece can be measured at every decision, by taking
 //! the minimum over every value the guard's locals could hold. So a search
 //! can push the position toward the guard's condition before the guard is
 //! ever reached again.

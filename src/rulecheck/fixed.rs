@@ -345,8 +345,8 @@ impl<'a> Fixed<'a> {
     }
 
     /// The needs that read only locals with known values, or that hold or
-    /// fail whatever their locals are (`count(p.scroll) < legends` with
-    /// `legends = 0`); the others may hold. Their known locals are added
+    /// fail whatever their locals are (`count(p.hand) < extras` with
+    /// `extras = 0`); the others may hold. Their known locals are added
     /// to `free`.
     fn known_needs<'n>(
         &self,
