@@ -13,10 +13,10 @@
 //! points between two seats is about three standard errors, so what is
 //! flagged is a real and sizeable lean, not the noise of random play.
 
+use super::evidence::Found;
 use super::lints::{ALL_TIES, FIRST_MOVER_ADVANTAGE, Lint, NO_LEAD_CHANGES, SEAT_IMBALANCE};
 use super::plan::Column;
 use super::stats::{FEW_GAMES, Stats};
-use super::verdicts::Found;
 use crate::diag::Span;
 
 /// The family-wise significance level of the balance warnings of a file.

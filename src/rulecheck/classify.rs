@@ -12,10 +12,10 @@
 //! - **per column** (`--vary`, player counts, variants): code that ran in
 //!   some columns but never in one is a note naming the column.
 
+use super::evidence::Input;
 use super::lints::never_fired::{self, Coverage};
 use super::split::Parts;
 use super::stats::Stats;
-use super::verdicts::Input;
 use crate::check::hir::StmtKind;
 use crate::diag::{Diagnostic, Span};
 use crate::graph::Node;

@@ -35,9 +35,10 @@
 //! Faults met on the way are kept with their line of play ([`Hit`]), to be
 //! reported with a reproduction like the random games' incidents.
 
-use super::explore_branch::{self as branch, Target};
+use super::explore_branch as branch;
+use super::explore_dist::Target;
 use super::explore_measure::features;
-use super::explore_play::guarded;
+use super::explore_play::{Aims, Job, Trace, guarded};
 use super::playout::Table;
 use super::stats::{At, Kind, Layout};
 use crate::engine::Probe;
@@ -56,8 +57,6 @@ pub const MIN_GAMES: u64 = 256;
 pub const PLATEAU: u64 = 2048;
 /// How often a mutation aims at a branch no game has taken.
 const AIM: f64 = 0.6;
-/// How often an aimed game's free choice is steered toward its target.
-pub(super) const STEER: f64 = 0.75;
 /// Mixed into the run seed for the exploration's own games.
 const SALT: u64 = 0xe8b1_07e5_0000_0017;
 
@@ -115,47 +114,6 @@ pub struct Explored {
     pub hits: Vec<Hit>,
     /// The state measures watched (probe texts).
     pub features: Vec<String>,
-}
-
-/// One game to play: a fresh one, or a corpus entry's first moves and a
-/// different choice at the cut.
-pub(super) struct Job {
-    pub(super) column: usize,
-    pub(super) seed: u64,
-    pub(super) prefix: Vec<u32>,
-    /// The pick to avoid at decision `prefix.len()` (the parent's).
-    pub(super) avoid: Option<u32>,
-    /// A state measure to push (index, lowest first?): free choices look
-    /// one move ahead for the option that moves it most, half the time.
-    pub(super) goal: Option<(usize, bool)>,
-    /// A branch target to steer toward (an index into the round's
-    /// targets): free choices look ahead for it, a share of the time.
-    pub(super) aim: Option<usize>,
-    pub(super) rng: u64,
-    pub(super) game: u64,
-}
-
-/// What one explored game did.
-pub(super) struct Trace {
-    /// For each flat node and arm: the moves made when it first ran (0 at
-    /// setup), `u32::MAX` if it never did.
-    pub(super) nodes: Vec<u32>,
-    pub(super) arms: Vec<u32>,
-    pub(super) picks: Vec<u32>,
-    pub(super) lo: Vec<i32>,
-    pub(super) hi: Vec<i32>,
-    pub(super) incident: Option<(Kind, At, u32, bool, String)>,
-    /// For each target: the nearest its guard came, and after how many moves.
-    pub(super) near: Vec<(u32, u32)>,
-    /// For the aimed target: the nearest its distance outside its guard
-    /// came at a decision, and after how many moves.
-    pub(super) near_proxy: (u32, u32),
-}
-
-/// The branch targets of a round, and for each flat node its target.
-pub(super) struct Aims<'a> {
-    pub(super) targets: &'a [Target],
-    pub(super) at: &'a [u16],
 }
 
 /// Everything fixed for the exploration of one file.

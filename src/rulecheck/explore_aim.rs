@@ -18,7 +18,9 @@
 //! A target the run's options switch off in every column (`if bury == 1`
 //! with `bury = 0`) is left out: no line of play can reach it.
 
-use super::explore_branch::{Dist, FAR, Target, build};
+use super::explore_dist::{
+    Dist, FAR, Target, agg, as_expr, at_most, bin, build, cond, int, nearest_of,
+};
 use super::gate::{Need, needs, switched_off};
 use crate::graph::{Graph, Node};
 use crate::hir::Expr;
@@ -26,89 +28,6 @@ use crate::syntax::ast::{AggKind, BinOp};
 
 /// The run's columns: option values and players, each.
 pub type Columns<'a> = [(&'a [i32], usize)];
-
-fn int(v: u32) -> Expr {
-    Expr::Int(v as i32)
-}
-
-fn bin(op: BinOp, a: Expr, b: Expr) -> Expr {
-    Expr::Bin(op, Box::new(a), Box::new(b))
-}
-
-fn cond(c: Expr, a: Expr, b: Expr) -> Expr {
-    Expr::Cond(Box::new(c), Box::new(a), Box::new(b))
-}
-
-fn agg(kind: AggKind, slot: u16, coll: &Expr, filter: Option<Expr>, body: Option<Expr>) -> Expr {
-    Expr::Agg {
-        kind,
-        slot,
-        coll: Box::new(coll.clone()),
-        filter: filter.map(Box::new),
-        body: body.map(Box::new),
-    }
-}
-
-/// `x` held to at most `cap`.
-fn at_most(x: Expr, cap: u32) -> Expr {
-    cond(bin(BinOp::Gt, x.clone(), int(cap)), int(cap), x)
-}
-
-/// A distance as one expression of the language (0 when it holds), to be
-/// taken the minimum of over a collection.
-pub fn as_expr(d: &Dist) -> Expr {
-    match d {
-        Dist::Leaf(e, want) => {
-            let holds = if *want {
-                e.clone()
-            } else {
-                Expr::Not(Box::new(e.clone()))
-            };
-            cond(holds, int(0), int(FAR))
-        }
-        Dist::Cmp(op, a, b, numeric) => {
-            let holds = bin(*op, a.clone(), b.clone());
-            if !numeric {
-                return cond(holds, int(0), int(FAR));
-            }
-            let (a, b) = (a.clone(), b.clone());
-            let gap = match op {
-                BinOp::Eq => cond(
-                    bin(BinOp::Gt, a.clone(), b.clone()),
-                    bin(BinOp::Sub, a.clone(), b.clone()),
-                    bin(BinOp::Sub, b, a),
-                ),
-                BinOp::Ne => int(1),
-                BinOp::Lt => bin(BinOp::Add, bin(BinOp::Sub, a, b), int(1)),
-                BinOp::Le => bin(BinOp::Sub, a, b),
-                BinOp::Gt => bin(BinOp::Add, bin(BinOp::Sub, b, a), int(1)),
-                _ => bin(BinOp::Sub, b, a),
-            };
-            cond(holds, int(0), at_most(gap, FAR - 1))
-        }
-        Dist::And(ds) => ds
-            .iter()
-            .map(as_expr)
-            .reduce(|a, b| bin(BinOp::Add, a, b))
-            .unwrap_or(int(0)),
-        Dist::Or(ds) => ds
-            .iter()
-            .map(as_expr)
-            .reduce(|a, b| cond(bin(BinOp::Lt, a.clone(), b.clone()), a, b))
-            .unwrap_or(int(0)),
-        Dist::Num(e) => e.clone(),
-    }
-}
-
-/// `min(body for slot in coll)`, [`FAR`] when `coll` is empty.
-pub(super) fn nearest_of(slot: u16, coll: &Expr, body: Expr) -> Expr {
-    let count = agg(AggKind::Count, slot, coll, None, None);
-    cond(
-        bin(BinOp::Eq, count, int(0)),
-        int(FAR),
-        agg(AggKind::Min, slot, coll, None, Some(body)),
-    )
-}
 
 pub(super) fn off(e: &Expr, want: bool, columns: &Columns) -> bool {
     let mut n: Vec<Need> = Vec::new();

@@ -9,7 +9,7 @@
 //! outside the frame for the same values of the guard's locals, a local
 //! set once read as its value.
 
-use super::{FAR, Target, build};
+use super::super::explore_dist::{FAR, Target, build};
 use crate::engine::{Game, State};
 use crate::graph::Node;
 use crate::hir::Expr;

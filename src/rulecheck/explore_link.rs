@@ -7,15 +7,15 @@
 //! Suit where ruler(r) == q { ... } }`: measured apart, the guard counts
 //! the suits `q` rules that are shown and the filter is met by any of
 //! them, so the sum falls as they are hidden and jumps to
-//! [`FAR`](super::explore_branch::FAR) when the last one is (none left for
+//! [`FAR`](super::explore_dist::FAR) when the last one is (none left for
 //! the filter). Where the guard holds, every suit fails the guard's test,
 //! so the suit the loop needs is one that `q` rules and that is not shown:
 //! the filter's distance plus the test's wanted false, for each element.
 //! The sum is still 0 exactly when the guard holds and some element passes
 //! the filter.
 
-use super::explore_aim::{as_expr, loop_coll, nearest_of};
-use super::explore_branch::{Dist, Target, build};
+use super::explore_aim::loop_coll;
+use super::explore_dist::{Dist, Target, as_expr, build, nearest_of};
 use super::explore_loop::same;
 use crate::graph::{Graph, Node};
 use crate::hir::Expr;

@@ -22,8 +22,7 @@
 //! guard reads, an `else` that writes) is not taken through: the guard
 //! keeps its own distance.
 
-use super::explore_aim::as_expr;
-use super::explore_branch::{Dist, build};
+use super::explore_dist::{Dist, as_expr, build};
 use crate::graph::{Graph, Node};
 use crate::hir::{Expr, Place};
 use crate::syntax::ast::{AggKind, AssignOp, BinOp};

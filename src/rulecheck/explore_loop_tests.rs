@@ -7,7 +7,7 @@
 use super::after_loop;
 use crate::engine::{Game, State};
 use crate::graph::Node;
-use crate::rulecheck::explore_branch::Target;
+use crate::rulecheck::explore_dist::Target;
 
 const RULES: &str = r#"
 game "After a loop" { players 2..2 }

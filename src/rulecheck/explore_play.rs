@@ -3,14 +3,58 @@
 //! option never taken, or at random), noting the nodes and options it ran,
 //! the state measures' extremes and how near each target's guard came.
 
-use super::explore::{Aims, Job, STEER, Trace};
 use super::explore_branch as branch;
+use super::explore_dist::Target;
 use super::explore_measure::look_ahead;
 use super::playout::{Table, audit, fault_at, kind_of};
 use super::stats::{At, Kind, Layout};
 use crate::engine::{Action, Game, Probe, State};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+
+/// How often an aimed game's free choice is steered toward its target.
+pub(super) const STEER: f64 = 0.75;
+
+/// One game to play: a fresh one, or a corpus entry's first moves and a
+/// different choice at the cut.
+pub(super) struct Job {
+    pub(super) column: usize,
+    pub(super) seed: u64,
+    pub(super) prefix: Vec<u32>,
+    /// The pick to avoid at decision `prefix.len()` (the parent's).
+    pub(super) avoid: Option<u32>,
+    /// A state measure to push (index, lowest first?): free choices look
+    /// one move ahead for the option that moves it most, half the time.
+    pub(super) goal: Option<(usize, bool)>,
+    /// A branch target to steer toward (an index into the round's
+    /// targets): free choices look ahead for it, a share of the time.
+    pub(super) aim: Option<usize>,
+    pub(super) rng: u64,
+    pub(super) game: u64,
+}
+
+/// What one explored game did.
+pub(super) struct Trace {
+    /// For each flat node and arm: the moves made when it first ran (0 at
+    /// setup), `u32::MAX` if it never did.
+    pub(super) nodes: Vec<u32>,
+    pub(super) arms: Vec<u32>,
+    pub(super) picks: Vec<u32>,
+    pub(super) lo: Vec<i32>,
+    pub(super) hi: Vec<i32>,
+    pub(super) incident: Option<(Kind, At, u32, bool, String)>,
+    /// For each target: the nearest its guard came, and after how many moves.
+    pub(super) near: Vec<(u32, u32)>,
+    /// For the aimed target: the nearest its distance outside its guard
+    /// came at a decision, and after how many moves.
+    pub(super) near_proxy: (u32, u32),
+}
+
+/// The branch targets of a round, and for each flat node its target.
+pub(super) struct Aims<'a> {
+    pub(super) targets: &'a [Target],
+    pub(super) at: &'a [u16],
+}
 
 impl Trace {
     fn new(layout: &Layout, features: usize, targets: usize) -> Trace {

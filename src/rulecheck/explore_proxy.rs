@@ -17,8 +17,7 @@
 //! expression of the language, evaluated outside any frame (with scratch
 //! locals, as a probe is).
 
-use super::explore_aim::as_expr;
-use super::explore_branch::Dist;
+use super::explore_dist::{Dist, as_expr};
 use crate::graph::{Graph, Node, Phase};
 use crate::hir::{Expr, Place, Ty};
 use crate::syntax::ast::{AggKind, AssignOp, BinOp};

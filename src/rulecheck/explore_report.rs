@@ -4,10 +4,10 @@
 //! replays that game up to there; code that neither reached stays a
 //! warning, which says what the exploration tried.
 
+use super::evidence::{Input, evidence};
 use super::explore::{Explored, Reach};
 use super::lints::never_fired::{self, Coverage};
 use super::split::Parts;
-use super::verdicts::{Input, evidence};
 use crate::diag::{Diagnostic, Span};
 use crate::graph::Node;
 use std::collections::BTreeSet;
