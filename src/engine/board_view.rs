@@ -5,7 +5,7 @@
 
 use super::Game;
 use super::state::State;
-use super::view::Viewer;
+use super::view::{Viewer, wrap};
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
@@ -151,47 +151,21 @@ fn legend(texts: &[Option<(String, usize)>], sym: &BTreeMap<String, String>) -> 
     entries.into_iter().map(|e| e.1).collect()
 }
 
-/// Items joined by two spaces, in lines of at most `max` characters.
-pub(super) fn wrap(items: &[String], indent: &str, max: usize) -> String {
-    let mut out = String::new();
-    let mut line = String::new();
-    for it in items {
-        if !line.is_empty() && indent.len() + line.len() + 2 + it.len() > max {
-            let _ = writeln!(out, "{indent}{line}");
-            line.clear();
-        }
-        if !line.is_empty() {
-            line.push_str("  ");
-        }
-        line.push_str(it);
-    }
-    if !line.is_empty() {
-        let _ = writeln!(out, "{indent}{line}");
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::symbols;
 
     #[test]
     fn symbols_differ_and_stay_short() {
-        let names: Vec<String> = [
-            "white-king",
-            "white-knight",
-            "black-king",
-            "white-pawn",
-            "token",
-        ]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
+        let names: Vec<String> = ["red-tower", "red-tent", "blue-tower", "red-peg", "token"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
         let s = symbols(&names);
-        assert_eq!(s["white-king"], "wk");
-        assert_eq!(s["white-knight"], "wkn");
-        assert_eq!(s["black-king"], "bk");
-        assert_eq!(s["white-pawn"], "wp");
+        assert_eq!(s["red-tower"], "rt");
+        assert_eq!(s["red-tent"], "rte");
+        assert_eq!(s["blue-tower"], "bt");
+        assert_eq!(s["red-peg"], "rp");
         assert_eq!(s["token"], "to");
     }
 }

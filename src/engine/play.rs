@@ -242,8 +242,8 @@ impl State {
 
     /// Relist after one hand edit (`arrange`, `put`, or a caller that
     /// changed the position through its fields, as a test may). A position built up
-    /// edit by edit may pass through positions where a guard faults (no
-    /// king yet); the list is then what was found before the fault, and
+    /// edit by edit may pass through positions where a guard faults (a
+    /// piece it reads not placed yet); the list is then what was found before the fault, and
     /// [`State::apply_setup`] relists the finished position, reporting any
     /// fault. The fault is kept, not dropped: see [`State::listing_fault`].
     pub fn relist_edited(&mut self, game: &Game) {

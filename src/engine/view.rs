@@ -248,7 +248,7 @@ impl State {
                     texts
                 };
                 // long zones wrap under their first line
-                let body = super::board_view::wrap(&items, "", 56);
+                let body = wrap(&items, "", 56);
                 body.trim_end().replace('\n', &format!("\n{:21}", ""))
             }
         }
@@ -301,4 +301,24 @@ fn group_equal(texts: Vec<String>) -> Vec<String> {
     out.into_iter()
         .map(|(n, c)| if c > 1 { format!("{n} x{c}") } else { n })
         .collect()
+}
+
+/// Items joined by two spaces, in lines of at most `max` characters.
+pub(super) fn wrap(items: &[String], indent: &str, max: usize) -> String {
+    let mut out = String::new();
+    let mut line = String::new();
+    for it in items {
+        if !line.is_empty() && indent.len() + line.len() + 2 + it.len() > max {
+            let _ = writeln!(out, "{indent}{line}");
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push_str("  ");
+        }
+        line.push_str(it);
+    }
+    if !line.is_empty() {
+        let _ = writeln!(out, "{indent}{line}");
+    }
+    out
 }

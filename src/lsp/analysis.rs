@@ -5,6 +5,7 @@
 //! declarations that parsed, so a file with a syntax error keeps its
 //! outline, hover and completion for the rest.
 
+pub use super::decls::{Decl, DeclKind, ItemExtent, Local};
 use super::text::{LineIndex, path_to_uri, uri_to_path};
 use crate::diag::{Diagnostic, Source, Span};
 use crate::fmt::lex::{self, Kind, Token};
@@ -13,46 +14,6 @@ use crate::load::variant_base;
 use lsp_types::Uri;
 use std::collections::HashMap;
 use std::path::Path;
-
-/// What a declared name is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum DeclKind {
-    Option,
-    Enum,
-    EnumValue,
-    CardKind,
-    Attr,
-    Deck,
-    Zone,
-    Var,
-    Table,
-    Fn,
-    Board,
-    Region,
-    Pattern,
-    Phase,
-    Game,
-    Start,
-    Winners,
-    Invariant,
-    Variant,
-}
-
-/// One declaration: its name's span, the extent of its whole item, a
-/// one-line signature and the comment written above (or beside) it.
-#[derive(Clone, Debug)]
-pub struct Decl {
-    pub name: String,
-    pub kind: DeclKind,
-    pub span: Span,
-    pub item: Span,
-    pub detail: String,
-    pub doc: String,
-    /// The enum of a value, the card kind of an attribute, the board of a region.
-    pub owner: Option<String>,
-    pub per_player: bool,
-    pub per_card: bool,
-}
 
 /// What a word in the text stands for.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -67,22 +28,6 @@ pub enum Role {
     Local { item: usize, name: String },
     /// A built-in function, value or type, or a word the index does not know.
     Other,
-}
-
-/// A local name of an item: where it is bound and, when known, its type.
-#[derive(Clone, Debug)]
-pub struct Local {
-    pub name: String,
-    pub span: Span,
-    pub ty: Option<String>,
-}
-
-/// A top-level item's extent and its locals.
-#[derive(Clone, Debug)]
-pub struct ItemExtent {
-    pub keyword: String,
-    pub span: Span,
-    pub locals: Vec<Local>,
 }
 
 /// One file of the joined text.

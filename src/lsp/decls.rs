@@ -2,12 +2,68 @@
 //! declared name with its kind, a one-line signature (an option's default
 //! and range, a zone's owner, shape and visibility, a card kind's
 //! attributes, a variable's type, a phase's or fn's parameters) and the
-//! comment written above or beside it.
+//! comment written above or beside it; and the types of a declaration
+//! and of an item's extent and locals, which `analysis.rs` indexes.
 
-use super::analysis::{Decl, DeclKind, ItemExtent};
 use crate::diag::Span;
 use crate::fmt::lex::{self, Kind};
 use crate::syntax::ast::{self, Item, PhaseKind};
+
+/// What a declared name is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DeclKind {
+    Option,
+    Enum,
+    EnumValue,
+    CardKind,
+    Attr,
+    Deck,
+    Zone,
+    Var,
+    Table,
+    Fn,
+    Board,
+    Region,
+    Pattern,
+    Phase,
+    Game,
+    Start,
+    Winners,
+    Invariant,
+    Variant,
+}
+
+/// One declaration: its name's span, the extent of its whole item, a
+/// one-line signature and the comment written above (or beside) it.
+#[derive(Clone, Debug)]
+pub struct Decl {
+    pub name: String,
+    pub kind: DeclKind,
+    pub span: Span,
+    pub item: Span,
+    pub detail: String,
+    pub doc: String,
+    /// The enum of a value, the card kind of an attribute, the board of a region.
+    pub owner: Option<String>,
+    pub per_player: bool,
+    pub per_card: bool,
+}
+
+/// A local name of an item: where it is bound and, when known, its type.
+#[derive(Clone, Debug)]
+pub struct Local {
+    pub name: String,
+    pub span: Span,
+    pub ty: Option<String>,
+}
+
+/// A top-level item's extent and its locals.
+#[derive(Clone, Debug)]
+pub struct ItemExtent {
+    pub keyword: String,
+    pub span: Span,
+    pub locals: Vec<Local>,
+}
 
 /// The comment lines right above the line of `at`, and a comment at the end
 /// of that line.

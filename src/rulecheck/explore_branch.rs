@@ -9,8 +9,8 @@
 //!   a yes/no value is [`FAR`] away when it fails. `a and b` adds its
 //!   sides' distances, `a or b` takes the nearer, `not` flips what is
 //!   wanted, and a user function's expansion is looked into (its
-//!   arguments bound around each side), so `x.kind == pawn and rank_of(t,
-//!   x.face) == 13` gets nearer as a pawn advances.
+//!   arguments bound around each side), so `x.kind == runner and row_of(t,
+//!   x.side) == 13` gets nearer as a runner advances.
 //! - An explored game that gets nearer to a target than any game before is
 //!   kept in the corpus, and free choices can be steered toward a target by
 //!   looking ahead: each option is played on a scratch copy (and, when that

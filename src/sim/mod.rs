@@ -5,6 +5,7 @@
 //! `report.rs` holds the mergeable statistics, `render.rs` prints them.
 //! This file is the command line.
 
+mod config;
 pub mod csv;
 pub mod interrupt;
 mod play;
@@ -12,9 +13,10 @@ mod render;
 mod report;
 
 pub use crate::playout::MAX_JOBS;
+pub use config::SimConfig;
 pub use play::{
-    Seated, SimConfig, Worker, agent_seed, game_seed, play_game, play_game_in, simulate,
-    simulate_each, simulate_with,
+    Seated, Worker, agent_seed, game_seed, play_game, play_game_in, simulate, simulate_each,
+    simulate_with,
 };
 pub use render::Timing;
 pub use report::{GameOutcome, GameResult, Incident, Incidents, KEEP_INCIDENTS, SimReport, Tally};

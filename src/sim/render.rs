@@ -1,7 +1,7 @@
 //! Printing a [`SimReport`]: the text summary for people and a compact JSON
 //! object for machines (serde).
 
-use super::play::SimConfig;
+use super::config::SimConfig;
 use super::report::{Incidents, SimReport, Tally};
 use crate::engine::Game;
 use serde::Serialize;

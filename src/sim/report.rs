@@ -3,7 +3,7 @@
 //! counts, extremes and the lowest-numbered incidents, so reports of shards
 //! merge exactly, and the same games give the same report in any order.
 
-use super::play::SimConfig;
+use super::config::SimConfig;
 use crate::engine::Game;
 pub use crate::playout::{Incident, Incidents};
 
