@@ -6,8 +6,9 @@
 //! The nodes that make up most of a run between two decisions (jumps,
 //! conditional jumps, assignments to a local, a global, a player's or a
 //! card's variable, the start of a loop and its next element, leaving a
-//! loop, a card moved, exchanged, shown to a player or revealed, a call
-//! with up to 16 arguments, a return, a decision) are
+//! loop, a card moved, exchanged, shown to a player or revealed, every
+//! card of a zone moved, cards dealt, a zone shuffled, a call with up to
+//! 16 arguments, a return, a decision) are
 //! ops of their own whose operands are resolved at load: a constant, a
 //! local, a global, the current player or actor is read in place; any
 //! other expression is the index of its compiled code in the [`Program`]
@@ -82,6 +83,13 @@ pub(crate) enum Op {
     ForStart(u32, u16),
     /// Exchange two cards.
     Swap(Operand, Operand),
+    /// Move every card of a zone instance to another (top, or bottom).
+    MoveAll(Operand, Operand, bool),
+    /// Deal: the number, the source and the target, three operands in a
+    /// row from an index into the program's call arguments.
+    Deal(u32),
+    /// Shuffle a zone instance.
+    Shuffle(Operand),
     /// Show a card (the second operand) to a player (the first).
     Peek(Operand, Operand),
     /// `var[at] op= value`: a player's variable, or a card's when `card`.
@@ -166,6 +174,15 @@ pub(crate) fn phases(
             }
             Node::ForStart { coll: c, iter } => Op::ForStart(coll(c)?, *iter),
             Node::Swap(a, b) => Op::Swap(operand(a)?, operand(b)?),
+            Node::MoveAll { from, to, bottom } => {
+                Op::MoveAll(operand(from)?, operand(to)?, *bottom)
+            }
+            Node::Deal(n, from, to) => {
+                let a = [operand(n)?, operand(from)?, operand(to)?];
+                call_args.extend(a);
+                Op::Deal((call_args.len() - 3) as u32)
+            }
+            Node::Shuffle(z) => Op::Shuffle(operand(z)?),
             Node::Peek(p, c) => Op::Peek(operand(p)?, operand(c)?),
             Node::Assign(Place::PerPlayer(var, at), o, e)
             | Node::Assign(Place::PerCard(var, at), o, e) => Op::SetVar {
@@ -244,6 +261,31 @@ impl State {
             return Err(Fault::NoZone);
         }
         Ok((c, z as u16))
+    }
+
+    /// `z` if it is a zone instance, else a fault.
+    #[inline(always)]
+    fn checked_zone(&self, z: i32) -> Result<u16, Fault> {
+        if z < 0 || z as usize >= self.core.insts() {
+            return Err(Fault::NoZone);
+        }
+        Ok(z as u16)
+    }
+
+    /// Whether a card entering instance `z` opens reactions.
+    #[inline(always)]
+    fn opens(&self, g: &Program, z: u16) -> bool {
+        !g.triggers[self.core.inst_zone[z as usize] as usize].is_empty()
+    }
+
+    /// `deal`'s three operands, evaluated and checked in order.
+    fn deal_args(&mut self, g: &Program, base: usize, at: u32) -> Result<(i32, u16, u16), Fault> {
+        let a = g.call_args(at, 3);
+        let n = self.operand(g, base, a[0])?;
+        let f = self.operand(g, base, a[1])?;
+        let f = self.checked_zone(f)?;
+        let z = self.operand(g, base, a[2])?;
+        Ok((n, f, self.checked_zone(z)?))
     }
 
     /// A player's number, checked.
@@ -452,6 +494,53 @@ impl State {
                         }
                         break;
                     }
+                    Op::MoveAll(from, to, bottom) => {
+                        let zones = self.operand(g, base, from).and_then(|f| {
+                            let f = self.checked_zone(f)?;
+                            let z = self.operand(g, base, to)?;
+                            Ok((f, self.checked_zone(z)?))
+                        });
+                        match zones {
+                            Ok((f, z)) => {
+                                let last = self.move_all(g, f, z, bottom);
+                                pc += 1;
+                                if let Some(c) = last
+                                    && self.opens(g, z)
+                                {
+                                    self.set_pc(pc);
+                                    self.trigger(g, z, c);
+                                    break;
+                                }
+                                Ok(())
+                            }
+                            Err(f) => Err(f),
+                        }
+                    }
+                    Op::Deal(at) => match self.deal_args(g, base, at) {
+                        Ok((n, f, z)) => {
+                            let last = self.deal(g, n, f, z);
+                            pc += 1;
+                            if let Some(c) = last
+                                && self.opens(g, z)
+                            {
+                                self.set_pc(pc);
+                                self.trigger(g, z, c);
+                                break;
+                            }
+                            Ok(())
+                        }
+                        Err(f) => Err(f),
+                    },
+                    Op::Shuffle(z) => self.operand(g, base, z).and_then(|z| {
+                        let z = self.checked_zone(z)?;
+                        Draws::new(&mut self.rng, &mut self.chance).shuffle(
+                            g,
+                            &mut self.core,
+                            z,
+                        )?;
+                        pc += 1;
+                        Ok(())
+                    }),
                     Op::Choose(i) => {
                         self.set_pc(pc);
                         self.step_choose(g, i).map_err(|f| (f, (fr.phase, pc)))?;

@@ -322,38 +322,15 @@ impl State {
             }
             Node::MoveAll { from, to, bottom } => {
                 let (f, z) = self.ev(g, |ev| Ok((ev.zone(from)?, ev.zone(to)?)))?;
-                if f != z {
-                    let count = self.core.zone(f as usize).len();
-                    let last = self.core.zone(f as usize).last().map(|c| *c as i32);
-                    // the cards are lifted one by one (bottom-first for a
-                    // move to the bottom, which reverses them there)
-                    for _ in 0..count {
-                        let from = self.core.zone(f as usize);
-                        let c = if *bottom {
-                            from[from.len() - 1]
-                        } else {
-                            from[0]
-                        };
-                        self.core.put(g, c, z, *bottom);
-                    }
-                    self.set_pc(next);
-                    if let Some(c) = last {
-                        self.trigger(g, z, c);
-                    }
-                } else {
-                    self.set_pc(next);
+                let last = self.move_all(g, f, z, *bottom);
+                self.set_pc(next);
+                if let Some(c) = last {
+                    self.trigger(g, z, c);
                 }
             }
             Node::Deal(n, from, to) => {
                 let (n, f, z) = self.ev(g, |ev| Ok((ev.eval(n)?, ev.zone(from)?, ev.zone(to)?)))?;
-                let mut last = None;
-                for _ in 0..n.max(0) {
-                    let Some(&c) = self.core.zone(f as usize).last() else {
-                        break;
-                    };
-                    self.core.put(g, c, z, false);
-                    last = Some(c as i32);
-                }
+                let last = self.deal(g, n, f, z);
                 self.set_pc(next);
                 if let Some(c) = last {
                     self.trigger(g, z, c);
@@ -384,6 +361,42 @@ impl State {
             _ => unreachable!("a card node"),
         }
         Ok(())
+    }
+
+    /// Move every card of instance `f` to `z` (`move all`): the card that
+    /// opens `z`'s reactions (the one on top of `f` before), if any moved.
+    pub(super) fn move_all(&mut self, g: &Program, f: u16, z: u16, bottom: bool) -> Option<i32> {
+        if f == z {
+            return None;
+        }
+        let count = self.core.zone(f as usize).len();
+        let last = self.core.zone(f as usize).last().map(|c| *c as i32);
+        // the cards are lifted one by one (bottom-first for a move to the
+        // bottom, which reverses them there)
+        for _ in 0..count {
+            let from = self.core.zone(f as usize);
+            let c = if bottom {
+                from[from.len() - 1]
+            } else {
+                from[0]
+            };
+            self.core.put(g, c, z, bottom);
+        }
+        last
+    }
+
+    /// Deal `n` cards from the top of `f` to `z` (fewer if `f` runs out):
+    /// the last card dealt, which opens `z`'s reactions.
+    pub(super) fn deal(&mut self, g: &Program, n: i32, f: u16, z: u16) -> Option<i32> {
+        let mut last = None;
+        for _ in 0..n.max(0) {
+            let Some(&c) = self.core.zone(f as usize).last() else {
+                break;
+            };
+            self.core.put(g, c, z, false);
+            last = Some(c as i32);
+        }
+        last
     }
 
     /// Take a decision at the pending choice (the caller checked legality) and run on.
