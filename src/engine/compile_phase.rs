@@ -23,7 +23,7 @@
 use super::chance::Draws;
 use super::choice::{self, Choice};
 use super::eval::{Ev, Fault, add, sub};
-use super::exec::{At, MAX_CALL_ARGS, MAX_CALL_DEPTH, MAX_FOR_VALUES, STEP_BUDGET, Visit};
+use super::exec::{At, MAX_CALL_ARGS, MAX_CALL_DEPTH, STEP_BUDGET, Visit};
 use super::program::Program;
 use super::state::State;
 use crate::check::hir::Place;
@@ -330,20 +330,7 @@ impl State {
             rng: Some(Draws::new(&mut self.rng, &mut self.chance)),
         }
         .run_coll(g.coll_code(coll))?;
-        let len = coll.len(g, &self.core);
-        if len > MAX_FOR_VALUES {
-            return Err(Fault::ForTooLong);
-        }
-        let at = self.scratch.len();
-        self.scratch.push(0);
-        self.scratch.push(0);
-        let scratch = &mut self.scratch;
-        coll.try_for_each(g, &self.core, |v| {
-            scratch.push(v);
-            Ok(true)
-        })?;
-        self.scratch[at] = (self.scratch.len() - at - 2) as i32;
-        self.locals[base + iter as usize] = at as i32;
+        self.locals[base + iter as usize] = self.snapshot(g, coll)?;
         Ok(())
     }
 

@@ -4,6 +4,7 @@
 //! opens them.
 
 use super::chance::Draws;
+use super::coll::Coll;
 use super::eval::{Ev, Fault, add, sub};
 use super::pools;
 use super::program::Program;
@@ -256,26 +257,33 @@ impl State {
         Ok(())
     }
 
+    /// A loop's snapshot of `coll` pushed on the scratch stack (its length,
+    /// a cursor, then the values); where it starts, for the loop's local.
+    /// Shared by the node interpreter and the flat `ForStart` op.
+    pub(super) fn snapshot(&mut self, g: &Program, coll: Coll) -> Result<i32, Fault> {
+        if coll.len(g, &self.core) > MAX_FOR_VALUES {
+            return Err(Fault::ForTooLong);
+        }
+        let at = self.scratch.len();
+        self.scratch.push(0);
+        self.scratch.push(0);
+        let scratch = &mut self.scratch;
+        coll.try_for_each(g, &self.core, |v| {
+            scratch.push(v);
+            Ok(true)
+        })?;
+        self.scratch[at] = (self.scratch.len() - at - 2) as i32;
+        Ok(at as i32)
+    }
+
     /// `for`: snapshot the collection, then bind each value that passes the filter.
     fn step_loop(&mut self, g: &Program, fr: Frame, node: &Node) -> Result<(), Fault> {
         let next = fr.pc + 1;
         match node {
             Node::ForStart { coll, iter } => {
                 let coll = self.ev(g, |ev| ev.coll(coll))?;
-                let len = coll.len(g, &self.core);
-                if len > MAX_FOR_VALUES {
-                    return Err(Fault::ForTooLong);
-                }
-                let base = self.scratch.len();
-                self.scratch.push(0);
-                self.scratch.push(0);
-                let scratch = &mut self.scratch;
-                coll.try_for_each(g, &self.core, |v| {
-                    scratch.push(v);
-                    Ok(true)
-                })?;
-                self.scratch[base] = (self.scratch.len() - base - 2) as i32;
-                self.locals[fr.base as usize + *iter as usize] = base as i32;
+                let at = self.snapshot(g, coll)?;
+                self.locals[fr.base as usize + *iter as usize] = at;
                 self.set_pc(next);
             }
             Node::ForNext {
