@@ -1,6 +1,6 @@
 //! Decisions compiled at load: each `choose` node's chooser, guards,
 //! filters and collections resolved to operands and code indices once
-//! (`compile_phase.rs` makes them, [`super::program::Program`] keeps them),
+//! (`ops.rs` makes them, [`super::program::Program`] keeps them),
 //! and the listing of the legal actions that runs them.
 //!
 //! The listing evaluates exactly what the node-by-node listing evaluated,
@@ -9,9 +9,9 @@
 //! only no longer finds each expression's code by its address.
 
 use super::chance::Draws;
-use super::compile_phase::Operand;
 use super::eval::{Coll, Ev, Fault};
 use super::exec::Action;
+use super::ops::Operand;
 use super::pools::{LOCALS, Locals};
 use super::program::Program;
 use super::state::State;

@@ -38,6 +38,7 @@ mod observe;
 mod operand;
 #[cfg(test)]
 mod operand_tests;
+mod ops;
 mod outcome;
 pub mod perft;
 mod play;

@@ -19,12 +19,12 @@ pub struct Program {
     pub(crate) lanes: std::sync::Arc<super::lanes::Lanes>,
     vals: PtrMap<Val>,
     colls: PtrMap<Col>,
-    /// Each phase compiled into flat ops, one per node (`compile_phase.rs`).
-    ops: Vec<Box<[super::compile_phase::Op]>>,
+    /// Each phase compiled into flat ops, one per node (`ops.rs`).
+    ops: Vec<Box<[super::ops::Op]>>,
     /// The decisions the `Op::Choose` ops point to (`choice.rs`).
     choices: Vec<super::choice::Choice>,
     /// The operands of the `Op::Call` ops' arguments.
-    call_args: Vec<super::compile_phase::Operand>,
+    call_args: Vec<super::ops::Operand>,
 }
 
 impl std::ops::Deref for Program {
@@ -83,7 +83,7 @@ impl Program {
         }
         let vals = PtrMap::new(vals);
         let colls = PtrMap::new(colls);
-        let compiled = super::compile_phase::phases(
+        let compiled = super::ops::phases(
             g,
             |e| vals.index(e as *const Expr as usize),
             |e| colls.index(e as *const Expr as usize),
@@ -105,7 +105,7 @@ impl Program {
         self.vals.get(e as *const Expr as usize)
     }
 
-    /// The compiled code at an index given by `compile_phase.rs`.
+    /// The compiled code at an index given by `ops.rs`.
     #[inline]
     pub(crate) fn code(&self, i: u32) -> &Val {
         &self.vals.items[i as usize]
@@ -113,11 +113,11 @@ impl Program {
 
     /// A phase's ops, one per node.
     #[inline]
-    pub(crate) fn ops(&self, phase: u16) -> &[super::compile_phase::Op] {
+    pub(crate) fn ops(&self, phase: u16) -> &[super::ops::Op] {
         &self.ops[phase as usize]
     }
 
-    /// The compiled collection at an index given by `compile_phase.rs`.
+    /// The compiled collection at an index given by `ops.rs`.
     #[inline]
     pub(crate) fn coll_code(&self, i: u32) -> &Col {
         &self.colls.items[i as usize]
@@ -125,7 +125,7 @@ impl Program {
 
     /// The operands of a call's `n` arguments, from the index in an `Op::Call`.
     #[inline]
-    pub(crate) fn call_args(&self, at: u32, n: u8) -> &[super::compile_phase::Operand] {
+    pub(crate) fn call_args(&self, at: u32, n: u8) -> &[super::ops::Operand] {
         &self.call_args[at as usize..at as usize + n as usize]
     }
 
@@ -139,7 +139,7 @@ impl Program {
     #[inline]
     pub(crate) fn choice_at(&self, phase: u16, pc: u32) -> Option<&super::choice::Choice> {
         match self.ops[phase as usize].get(pc as usize) {
-            Some(super::compile_phase::Op::Choose(i)) => Some(self.choice(*i)),
+            Some(super::ops::Op::Choose(i)) => Some(self.choice(*i)),
             _ => None,
         }
     }
