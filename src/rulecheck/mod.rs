@@ -57,6 +57,7 @@ mod explore_run;
 mod fires;
 mod fixed;
 mod fixed_bounds;
+mod fixed_eval;
 mod fixed_flow;
 mod fixed_gates;
 mod fixed_params;
