@@ -34,6 +34,7 @@ pub mod engine;
 pub mod fmt;
 pub mod graph;
 pub mod hir;
+pub mod interrupt;
 pub mod load;
 pub mod lsp;
 pub mod playout;

@@ -45,10 +45,10 @@ pub struct Clock {
 
 impl Clock {
     /// Whether another iteration may start (and count it). After Ctrl-C
-    /// (where a command installed the handler, `sim::interrupt`) the search
+    /// (where a command installed the handler, `crate::interrupt`) the search
     /// stops after its first iteration: whoever asked drops the move.
     pub fn tick(&mut self) -> bool {
-        if self.done > 0 && crate::sim::interrupt::interrupted() {
+        if self.done > 0 && crate::interrupt::interrupted() {
             return false;
         }
         let more = match self.budget {

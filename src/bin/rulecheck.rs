@@ -248,7 +248,7 @@ fn check(a: &CheckArgs) -> ! {
     let run = prepare(&a.files, &config, &plan).unwrap_or_else(|e| bad(e));
     // the first Ctrl-C stops the games (and the exploration) and keeps
     // what was played; a second one ends the process
-    grail::sim::interrupt::install();
+    grail::interrupt::install();
     let bar = progress(run.total_games());
     let shown = AtomicBool::new(false);
     let tick = || {
@@ -266,7 +266,7 @@ fn check(a: &CheckArgs) -> ! {
     if let Some(b) = bar {
         b.finish_and_clear();
     }
-    let stopped = grail::sim::interrupt::interrupted();
+    let stopped = grail::interrupt::interrupted();
     if stopped {
         let played: u64 = stats.iter().flatten().map(|s| s.games).sum();
         eprintln!(
@@ -306,7 +306,7 @@ fn check(a: &CheckArgs) -> ! {
     }
     let budget = if stopped { Budget::Off } else { budget };
     let explored = grail::rulecheck::with_jobs(a.jobs, || run.explore(&stats, budget));
-    if !stopped && grail::sim::interrupt::interrupted() {
+    if !stopped && grail::interrupt::interrupted() {
         eprintln!(
             "rulecheck: interrupted: the exploration stopped early; the report covers what it reached"
         );
@@ -314,7 +314,7 @@ fn check(a: &CheckArgs) -> ! {
     let report = run.finish_explored(stats, explored);
     let code = print(&report, &a.output, started.elapsed());
     // an interrupted run is not a verdict
-    std::process::exit(if grail::sim::interrupt::interrupted() {
+    std::process::exit(if grail::interrupt::interrupted() {
         130
     } else {
         code

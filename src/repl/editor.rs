@@ -217,7 +217,7 @@ pub fn interactive(session: &mut Session, history: Option<PathBuf>, intro: &str)
                 let mut text = String::new();
                 // Ctrl-C while a command runs (a long `auto`) stops it and
                 // keeps the game; at the prompt the editor reads it as a key
-                crate::sim::interrupt::install();
+                crate::interrupt::install();
                 let flow = session.exec_to_string(&line, &mut text);
                 show(&text, &mut stdout);
                 if flow == Flow::Quit {

@@ -48,7 +48,7 @@ pub fn cmd_hint(s: &mut Session, args: &[&str], out: &mut String) -> Result<Flow
         stats.len(),
         legal.len()
     );
-    if crate::sim::interrupt::interrupted() {
+    if crate::interrupt::interrupted() {
         let _ = writeln!(
             out,
             "(interrupted: the search stopped early, so these figures are rough)"

@@ -372,7 +372,7 @@ impl Session {
                 break;
             }
             let action = self.agent_move(&legal);
-            if crate::sim::interrupt::interrupted() {
+            if crate::interrupt::interrupted() {
                 let _ = writeln!(
                     out,
                     "interrupted after {made} bot move(s): the game is kept as it stands (`undo` takes moves back, `bot` lists the bots)"

@@ -247,7 +247,7 @@ pub fn cmd_auto(s: &mut Session, args: &[&str], out: &mut String) -> Result<Flow
         }
         let action = s.agent_move(&legal);
         // checked after the choice: a search cut short by Ctrl-C is not played
-        if crate::sim::interrupt::interrupted() {
+        if crate::interrupt::interrupted() {
             let _ = writeln!(
                 out,
                 "interrupted after {made} move(s): the game is kept as it stands (`undo` takes moves back)"

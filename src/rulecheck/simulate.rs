@@ -12,7 +12,8 @@
 
 use super::playout::{Seat, Table, play};
 use super::stats::{At, Incident, Kind, Stats};
-use crate::sim::{game_seed, interrupt};
+use crate::interrupt;
+use crate::sim::game_seed;
 use rayon::prelude::*;
 use std::ops::Range;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -63,7 +64,7 @@ const CHUNK: u64 = 64;
 /// Play games `range` of the run seeded `seed` at this table; `tick` is
 /// called after each game (for progress bars). Stops early, after a whole
 /// chunk, once [`HUNG_LIMIT`] games did not end, and at once after a
-/// Ctrl-C caught by [`crate::sim::interrupt`] (the games begun are finished
+/// Ctrl-C caught by [`crate::interrupt`] (the games begun are finished
 /// and counted; the others are not played).
 pub fn column(t: &Table, seed: u64, range: Range<u64>, tick: &(dyn Fn() + Sync)) -> Stats {
     let mut all = Stats::empty(t.layout, t.players);

@@ -7,7 +7,7 @@
 
 mod config;
 pub mod csv;
-pub mod interrupt;
+pub use crate::interrupt;
 mod play;
 mod render;
 mod report;

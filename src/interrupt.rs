@@ -1,7 +1,10 @@
-//! Ctrl-C during `grail sim`: the first interrupt sets a flag that the
-//! workers read before each game, so the batch stops early and the partial
-//! report is printed; a second Ctrl-C ends the process at once (the default
-//! action, restored by the first). Unix only; elsewhere Ctrl-C ends the run.
+//! Ctrl-C during a long run (a `grail sim` batch, rulecheck's games and
+//! exploration, a search agent's thinking, the REPL's play to the end):
+//! the first interrupt sets a flag that the running work reads between
+//! steps, so it stops early and reports what it has; a second Ctrl-C ends
+//! the process at once (the default action, restored by the first). Unix
+//! only; elsewhere Ctrl-C ends the run. A module of its own so that every
+//! stage may read the flag without depending on `sim`.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
