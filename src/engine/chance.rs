@@ -24,7 +24,7 @@
 //! In the history a chance outcome is an [`Action`] with arm
 //! [`CHANCE_ARM`] and the value drawn, so a game replays exactly.
 
-use super::exec::Action;
+use super::state::Action;
 use super::fault::Fault;
 use super::state::{Core, State};
 use super::{EngineError, Game, Status};

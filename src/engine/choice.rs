@@ -10,7 +10,7 @@
 
 use super::chance::Draws;
 use super::eval::{Coll, Ev, Fault};
-use super::exec::Action;
+use super::state::Action;
 use super::ops::Operand;
 use super::pools::{LOCALS, Locals};
 use super::program::Program;

@@ -7,7 +7,7 @@
 
 use super::fault::Fault;
 use super::geometry::{each_move, each_ray_cell};
-use super::state::Core;
+use super::table::Core;
 use crate::graph::Graph;
 
 /// A collection to walk, by position.

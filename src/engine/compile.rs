@@ -14,7 +14,7 @@
 use super::chance::Draws;
 use super::coll::Coll;
 use super::fault::Fault;
-use super::state::Core;
+use super::table::Core;
 use crate::graph::Graph;
 use crate::hir::{Expr, Tables};
 use crate::syntax::ast::BinOp;

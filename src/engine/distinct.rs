@@ -9,7 +9,7 @@
 //! seeded random play (and the golden logs) do not move.
 
 use super::Game;
-use super::exec::Action;
+use super::state::Action;
 use super::state::State;
 use crate::syntax::ast::Shape;
 

@@ -11,7 +11,7 @@ use super::compile::{self, Cx, Val};
 use super::compile_call;
 pub use super::fault::Fault;
 use super::program::Program;
-use super::state::Core;
+use super::table::Core;
 use crate::hir::Expr;
 
 /// Checked 32-bit arithmetic: a result out of range is a fault, never a wrap.

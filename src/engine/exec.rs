@@ -8,11 +8,10 @@ use super::coll::Coll;
 use super::eval::{Ev, Fault, add, sub};
 use super::pools;
 use super::program::Program;
-use super::state::{Frame, State};
+use super::state::{Action, Frame, State};
 use crate::check::hir::{Place, ProcKind};
 use crate::graph::{Node, unpack_pair};
 use crate::syntax::ast::AssignOp;
-use serde::{Deserialize, Serialize};
 
 /// Limits of a running game (docs/language.md, "Limits"); passing one is a
 /// rules fault with the line, not a crash or unbounded memory.
@@ -21,18 +20,6 @@ pub const MAX_CHECKPOINTS: usize = 64;
 pub const MAX_FOR_VALUES: usize = 1_000_000;
 /// Most arguments a call may pass (more is a fault).
 pub(crate) const MAX_CALL_ARGS: usize = 16;
-
-/// One legal move: which arm of the pending choice, and the value it binds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct Action {
-    pub arm: u16,
-    pub value: i32,
-}
-
-impl Action {
-    /// Passing in a reaction window.
-    pub const PASS: u16 = u16::MAX;
-}
 
 /// Steps the interpreter may take between two decisions before it calls the
 /// rules runaway.

@@ -3,7 +3,7 @@
 //! the cells a movement pattern reaches. Used by expression evaluation
 //! (`shift`, `ray`, `moves`, `cell`, `x_of`, `y_of`).
 
-use super::state::Core;
+use super::table::Core;
 use crate::check::hir::BoardInfo;
 use crate::graph::Graph;
 
@@ -287,35 +287,6 @@ fn turn(dx: i8, dy: i8, facing: u8) -> (i32, i32) {
         (x, y) = (y, -x);
     }
     (x, y)
-}
-
-/// The neighbour table of a board for one step (dx, dy): for each cell,
-/// the board-local index of `shift(cell, dx, dy)`, or -1 (off the board,
-/// a removed square). Built once at load; `shift` with a step in the
-/// table is then one load. Same answers as [`ray_nth`]`(.., 0)`.
-pub(super) fn step_table(board: &BoardInfo, dx: i32, dy: i32) -> Vec<i16> {
-    let (w, h) = (board.width as i32, board.height as i32);
-    let at = |x: i32, y: i32| -> i32 {
-        if x < 0 || y < 0 || x >= w || y >= h {
-            -1
-        } else {
-            i32::from(board.grid[(y * w + x) as usize]).max(-1)
-        }
-    };
-    let d = (dx.clamp(-128, 128), dy.clamp(-128, 128));
-    (0..board.cells.len())
-        .map(|k| {
-            if d == (0, 0) {
-                return k as i16;
-            }
-            let leaves = |sq: &&(i8, i8)| at(sq.0 as i32 + d.0, sq.1 as i32 + d.1) != k as i32;
-            let Some(sq) = board.squares[k].iter().find(leaves) else {
-                return -1;
-            };
-            let next = at(sq.0 as i32 + d.0, sq.1 as i32 + d.1);
-            if next < 0 { -1 } else { next as i16 }
-        })
-        .collect()
 }
 
 /// The index of a step with a neighbour table (both coordinates within

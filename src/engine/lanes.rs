@@ -170,7 +170,7 @@ impl Lanes {
             let tables: Vec<Vec<i16>> = (0..DIRS)
                 .map(|s| {
                     let d = ((s % SIDE) as i32 - REACH, (s / SIDE) as i32 - REACH);
-                    super::geometry::step_table(b, d.0, d.1)
+                    step_table(b, d.0, d.1)
                 })
                 .collect();
             for k in 0..b.cells.len() {
@@ -294,11 +294,40 @@ fn build(board: &BoardInfo, limit: usize) -> Option<BoardLanes> {
     })
 }
 
+/// The neighbour table of a board for one step (dx, dy): for each cell,
+/// the board-local index of `shift(cell, dx, dy)`, or -1 (off the board,
+/// a removed square). Built once at load; `shift` with a step in the
+/// table is then one load. Same answers as `geometry::ray_nth(.., 0)`.
+fn step_table(board: &BoardInfo, dx: i32, dy: i32) -> Vec<i16> {
+    let (w, h) = (board.width as i32, board.height as i32);
+    let at = |x: i32, y: i32| -> i32 {
+        if x < 0 || y < 0 || x >= w || y >= h {
+            -1
+        } else {
+            i32::from(board.grid[(y * w + x) as usize]).max(-1)
+        }
+    };
+    let d = (dx.clamp(-128, 128), dy.clamp(-128, 128));
+    (0..board.cells.len())
+        .map(|k| {
+            if d == (0, 0) {
+                return k as i16;
+            }
+            let leaves = |sq: &&(i8, i8)| at(sq.0 as i32 + d.0, sq.1 as i32 + d.1) != k as i32;
+            let Some(sq) = board.squares[k].iter().find(leaves) else {
+                return -1;
+            };
+            let next = at(sq.0 as i32 + d.0, sq.1 as i32 + d.1);
+            if next < 0 { -1 } else { next as i16 }
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::engine::geometry::{each_move, each_ray_cell, ray_nth};
-    use crate::engine::state::Core;
+    use crate::engine::table::Core;
 
     const BOARD: &str = "game \"Grid\" { players 2..2 }\n\
         enum Kind { a, b }\n\

@@ -24,7 +24,7 @@
 //! remembered never changes a value, only the time it takes, so the choice
 //! may differ from run to run without changing a game.
 
-use super::state::Core;
+use super::table::Core;
 use crate::hir::Expr;
 use std::cell::Cell;
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};

@@ -49,6 +49,8 @@ mod program;
 mod put_tests;
 #[cfg(test)]
 mod restart_tests;
+mod journal;
+mod start;
 mod state;
 mod switch;
 mod table;
@@ -64,7 +66,8 @@ pub use determinize::{Determinizer, card_locals, relabel_locals};
 pub use edit::EditError;
 pub use error::{Conservation, EngineError, Illegal, SetupError};
 pub use eval::Fault;
-pub use exec::{Action, STEP_BUDGET};
+pub use exec::STEP_BUDGET;
+pub use state::Action;
 pub use game::{Game, OptionError, PlayersError, SetError, split_setting};
 pub use observe::{ActionSpace, DYNAMIC_INT_WIDTH, MAX_ARM_WIDTH};
 pub use play::{PendingChoice, Status};
@@ -72,7 +75,8 @@ pub use probe::{Code, Probe};
 pub use program::Program;
 pub use state::{Core, Frame, State};
 pub use tensor::TensorShape;
-pub use undo::{Journal, Mark};
+pub use state::Mark;
+pub use table::Journal;
 pub use view::Viewer;
 
 /// The load pipeline's entry points, kept here for older paths

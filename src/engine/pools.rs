@@ -2,7 +2,7 @@
 //! allocates nothing once warm: checkpoint tables whose phase ended, and
 //! the copy of a frame's locals a listing binds into.
 
-use super::state::Core;
+use super::table::Core;
 
 /// Most spare checkpoint tables kept per thread.
 const MAX_SPARE: usize = 8;

@@ -8,7 +8,8 @@
 
 use super::compile::{self, Val};
 use super::eval::Ev;
-use super::exec::{Action, Visit};
+use super::exec::Visit;
+use super::state::Action;
 use super::{EngineError, Game, State};
 use crate::hir::{Expr, Ty};
 use std::cell::RefCell;

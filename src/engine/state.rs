@@ -2,19 +2,25 @@
 //! the table the rules see ([`Core`], in `table.rs`), the interpreter's
 //! call stack, the seeded generator, the counters and the history; a
 //! clone copies field by field into warm buffers. Starting a game (the
-//! table laid out, variables given their initial values) is here too.
+//! table laid out, variables given their initial values) is `start.rs`.
 
-use super::chance::{Chance, Draws};
+use super::chance::Chance;
 use super::error::EngineError;
-use super::eval::{Ev, Fault};
-use super::exec::Action;
-use super::program::Program;
-pub use super::table::{Core, Layout};
-use super::undo::Marks;
-use crate::check::hir::Expr;
-use rand::SeedableRng;
+pub use super::table::Core;
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
+
+/// One legal move: which arm of the pending choice, and the value it binds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Action {
+    pub arm: u16,
+    pub value: i32,
+}
+
+impl Action {
+    /// Passing in a reaction window.
+    pub const PASS: u16 = u16::MAX;
+}
 
 /// One active phase on the interpreter's stack.
 #[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
@@ -139,15 +145,6 @@ impl Clone for State {
     }
 }
 
-/// Room a new game's vectors start with: call depth, locals, loop
-/// scratch, checkpoints, legal actions at one decision, decisions taken.
-const ROOM_FRAMES: usize = 16;
-const ROOM_LOCALS: usize = 4096;
-const ROOM_SCRATCH: usize = 64;
-const ROOM_CHECKPOINTS: usize = 4;
-const ROOM_LEGAL: usize = 128;
-const ROOM_HISTORY: usize = 1024;
-
 /// A state dropped with checkpoints still open (a game that ended inside a
 /// phase that took one) gives their tables to the thread's spares, so the
 /// next game's `checkpoint` allocates nothing.
@@ -162,157 +159,57 @@ impl Drop for State {
     }
 }
 
-impl State {
-    /// A fresh game, run up to its first decision.
-    pub(crate) fn create(
-        g: &Program,
-        players: usize,
-        seed: u64,
-        opts: &[i32],
-    ) -> Result<State, Fault> {
-        State::create_with(g, players, seed, opts, None)
-    }
+/// An action made with [`State::make`]: give it to [`State::unmake`] to
+/// take the action back. Marks are unmade last first.
+#[must_use = "a mark is unmade with State::unmake"]
+#[derive(Debug, PartialEq, Eq)]
+pub struct Mark {
+    pub(super) depth: u32,
+}
 
-    /// Like [`State::create`]; in explicit-chance mode the variables'
-    /// random initial values come from `chance`.
-    pub(super) fn create_with(
-        g: &Program,
-        players: usize,
-        seed: u64,
-        opts: &[i32],
-        chance: Option<&mut Chance>,
-    ) -> Result<State, Fault> {
-        let t = &g.tables;
-        let n = players as u8;
-        let (lay, home, size) = Layout::of(t, n, opts, &g.lanes);
-        let mut core = Core::new(lay, &home, size);
-        for (c, h) in home.iter().enumerate() {
-            core.known[c] = core.viewers(g, *h);
-        }
-        let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        init_vars(g, &mut core, &mut rng, chance)?;
-        let start = &g.phases[0];
-        // Room for a typical game from the start, so that the decisions of
-        // a new game do not grow these vectors one doubling at a time (a
-        // decision allocates nothing; see docs/performance.md).
-        let all_locals: usize = g.phases.iter().map(|p| p.locals as usize).sum();
-        let mut frames = Vec::with_capacity(ROOM_FRAMES);
-        frames.push(Frame {
-            phase: 0,
-            pc: 0,
-            base: 0,
-            scratch: 0,
-            saved: 0,
-        });
-        let mut locals = Vec::with_capacity(all_locals.clamp(64, ROOM_LOCALS));
-        locals.resize(start.locals as usize, 0);
-        Ok(State {
-            core,
-            frames,
-            checkpoints: Vec::with_capacity(ROOM_CHECKPOINTS),
-            locals,
-            scratch: Vec::with_capacity(ROOM_SCRATCH),
-            rng,
-            waiting: None,
-            over: false,
-            turns: 0,
-            decisions: 0,
-            steps: 0,
-            seed,
-            legal: Vec::with_capacity(ROOM_LEGAL),
-            history: Vec::with_capacity(ROOM_HISTORY),
-            edited: false,
-            defer: false,
-            listing_fault: None,
-            chance: None,
-            marks: Marks::default(),
-        })
+/// What a mark copies aside: everything but the table.
+#[derive(Debug)]
+pub(super) struct Saved {
+    pub(super) frames: Vec<Frame>,
+    pub(super) locals: Vec<i32>,
+    pub(super) scratch: Vec<i32>,
+    pub(super) checkpoints: Vec<Core>,
+    pub(super) legal: Vec<Action>,
+    pub(super) rng: ChaCha8Rng,
+    pub(super) waiting: Option<u8>,
+    pub(super) over: bool,
+    pub(super) defer: bool,
+    pub(super) edited: bool,
+    pub(super) turns: u32,
+    pub(super) decisions: u32,
+    pub(super) steps: u64,
+    pub(super) history: usize,
+    pub(super) listing_fault: Option<Box<EngineError>>,
+    pub(super) log: usize,
+}
+
+/// The open marks of a state (not copied by a clone, not saved).
+#[derive(Default)]
+pub struct Marks {
+    pub(super) saved: Vec<Saved>,
+    pub(super) depth: usize,
+    /// `apply` opens a mark for every action, so that `undo` needs no replay.
+    pub(super) keep: bool,
+}
+
+/// Only how many marks are open and whether they are kept (see
+/// `Journal`'s `Debug` in `undo.rs`).
+impl std::fmt::Debug for Marks {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Marks")
+            .field("depth", &self.depth)
+            .field("keep", &self.keep)
+            .finish()
     }
 }
 
-/// Give every variable its initial value (a fresh table's are 0).
-fn init_vars(
-    g: &Program,
-    core: &mut Core,
-    rng: &mut ChaCha8Rng,
-    mut chance: Option<&mut Chance>,
-) -> Result<(), Fault> {
-    let t = &g.tables;
-    let n = core.n as usize;
-    for (vi, v) in t.vars.iter().enumerate() {
-        let value = eval_const(g, core, &v.init, Draws::with(rng, chance.as_deref_mut()))?;
-        let base = core.var_base[vi] as usize;
-        let count = if v.per_player {
-            n
-        } else if v.per_card {
-            t.cards.len()
-        } else {
-            1
-        };
-        core.vars[base..base + count].fill(value);
+impl Marks {
+    pub(super) fn depth(&self) -> usize {
+        self.depth
     }
-    Ok(())
-}
-
-impl State {
-    /// This state made a fresh game (as [`State::create`] makes it, not yet
-    /// run), in its own buffers: with the same game, player count and
-    /// options as before nothing is allocated; otherwise the table is
-    /// laid out anew. On a fault the state is no game (restart it again).
-    pub(crate) fn reset_to(
-        &mut self,
-        g: &Program,
-        players: usize,
-        seed: u64,
-        opts: &[i32],
-    ) -> Result<(), Fault> {
-        let same = usize::from(self.core.n) == players
-            && self.core.opts == opts
-            && std::sync::Arc::ptr_eq(&self.core.lanes, &g.lanes);
-        if !same {
-            *self = State::create(g, players, seed, opts)?;
-            return Ok(());
-        }
-        self.forget_marks();
-        self.marks.keep = false;
-        for c in self.checkpoints.drain(..) {
-            super::pools::give_spare(c);
-        }
-        self.core.reset_home(g);
-        self.rng = ChaCha8Rng::seed_from_u64(seed);
-        init_vars(g, &mut self.core, &mut self.rng, None)?;
-        self.frames.clear();
-        self.frames.push(Frame {
-            phase: 0,
-            pc: 0,
-            base: 0,
-            scratch: 0,
-            saved: 0,
-        });
-        self.locals.clear();
-        self.locals.resize(g.phases[0].locals as usize, 0);
-        self.scratch.clear();
-        self.waiting = None;
-        self.over = false;
-        (self.turns, self.decisions, self.steps, self.seed) = (0, 0, 0, seed);
-        self.legal.clear();
-        self.history.clear();
-        self.edited = false;
-        self.defer = false;
-        self.listing_fault = None;
-        self.chance = None;
-        Ok(())
-    }
-}
-
-/// Evaluate an expression outside any phase (variable initial values).
-pub(crate) fn eval_const(g: &Program, core: &Core, e: &Expr, draws: Draws) -> Result<i32, Fault> {
-    let mut locals = [0i32; 16];
-    Ev {
-        g,
-        c: core,
-        locals: &mut locals,
-        rng: Some(draws),
-    }
-    .eval(e)
 }

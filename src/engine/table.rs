@@ -3,11 +3,14 @@
 //! fixed [`Layout`]. Every write goes through a method here or in
 //! `undo.rs`, which journals it while a make/unmake mark is open.
 
-use super::undo::{Entry, Journal};
+use super::journal::{Entry, Log};
 use crate::graph::Graph;
 use crate::syntax::ast::Visibility;
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
+
+/// The journal of this table's writes (`journal.rs`).
+pub type Journal = Log<Core>;
 
 /// Bitset of players who know a card.
 pub type Knowers = u32;

@@ -2,7 +2,7 @@
 //!
 //! While a [`Mark`] is open, every write to the table ([`Core`]: the zone
 //! arena, each card's instance, knowledge, variables, actor and current
-//! player) is recorded in the table's [`Journal`] as the value it replaced;
+//! player) is recorded in the table's [`Journal`](super::table::Journal) as the value it replaced;
 //! unmaking replays the journal backwards. The interpreter's own small
 //! state (frames, locals, loop scratch, checkpoints, the kept legal list,
 //! the generator and the counters) is copied aside when the mark is made,
@@ -14,91 +14,8 @@
 
 use super::Game;
 use super::error::{EngineError, Illegal};
-use super::exec::Action;
-use super::state::{Core, Frame, State};
-use rand_chacha::ChaCha8Rng;
-
-/// One write to the table, with what it replaced.
-#[derive(Clone, Copy, Debug)]
-pub(super) enum Entry {
-    /// A card was inserted at position `i` of `inst`; `stale` was the arena
-    /// slot just past the last card, which the shift overwrote.
-    Insert {
-        inst: u16,
-        i: u16,
-        stale: u16,
-    },
-    /// `card` was taken from position `i` of `inst`.
-    Remove {
-        inst: u16,
-        i: u16,
-        card: u16,
-    },
-    /// A card at card slot `at` (of instance `z`) was moved to before card
-    /// slot `d` (counted before the move) in instance `to`, the cards
-    /// between shifting by one ([`Core::shift_into`]).
-    Shift {
-        at: u16,
-        d: u16,
-        z: u16,
-        to: u16,
-    },
-    /// `inst` was emptied: its `n` cards are the last `n` of `Journal::cards`.
-    Clear {
-        inst: u16,
-        n: u16,
-    },
-    /// Arena slot `at` held `old` (a card exchanged in place, a card's instance).
-    Slot {
-        at: u32,
-        old: u16,
-    },
-    /// The cards of `inst` were rewritten in place (a shuffle): the old
-    /// ones are the last `n` of `Journal::cards`.
-    Rewrite {
-        inst: u16,
-        n: u16,
-    },
-    Known {
-        card: u16,
-        old: u32,
-    },
-    Var {
-        idx: u32,
-        old: i32,
-    },
-    Actor(i32),
-    Current(i32),
-    /// The whole table was replaced (`rollback`): the old one is the last
-    /// of `Journal::cores`.
-    Table,
-}
-
-/// The writes to a table since the oldest open mark.
-#[derive(Default)]
-pub struct Journal {
-    pub(super) on: bool,
-    pub(super) log: Vec<Entry>,
-    pub(super) cards: Vec<u16>,
-    pub(super) cores: Vec<Core>,
-}
-
-impl Journal {
-    #[inline]
-    pub(super) fn record(&mut self, e: Entry) {
-        if self.on {
-            self.log.push(e);
-        }
-    }
-
-    /// Stop recording and forget what was recorded (buffers kept).
-    pub(super) fn reset(&mut self) {
-        self.on = false;
-        self.log.clear();
-        self.cards.clear();
-        self.cores.clear();
-    }
-}
+use super::state::{Action, Core, Mark, Saved, State};
+use super::journal::Entry;
 
 impl Core {
     /// Undo the table's writes back to `len` journal entries.
@@ -239,73 +156,6 @@ impl Core {
         } else {
             Some(saved)
         }
-    }
-}
-
-/// An action made with [`State::make`]: give it to [`State::unmake`] to
-/// take the action back. Marks are unmade last first.
-#[must_use = "a mark is unmade with State::unmake"]
-#[derive(Debug, PartialEq, Eq)]
-pub struct Mark {
-    depth: u32,
-}
-
-/// What a mark copies aside: everything but the table.
-#[derive(Debug)]
-struct Saved {
-    frames: Vec<Frame>,
-    locals: Vec<i32>,
-    scratch: Vec<i32>,
-    checkpoints: Vec<Core>,
-    legal: Vec<Action>,
-    rng: ChaCha8Rng,
-    waiting: Option<u8>,
-    over: bool,
-    defer: bool,
-    edited: bool,
-    turns: u32,
-    decisions: u32,
-    steps: u64,
-    history: usize,
-    listing_fault: Option<Box<EngineError>>,
-    log: usize,
-}
-
-/// The open marks of a state (not copied by a clone, not saved).
-#[derive(Default)]
-pub struct Marks {
-    saved: Vec<Saved>,
-    depth: usize,
-    /// `apply` opens a mark for every action, so that `undo` needs no replay.
-    pub(super) keep: bool,
-}
-
-/// Only how many writes are journaled: the buffers kept from earlier
-/// marks are no part of the position (two states that reached the same
-/// position by different undos print the same).
-impl std::fmt::Debug for Journal {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Journal")
-            .field("on", &self.on)
-            .field("writes", &self.log.len())
-            .finish()
-    }
-}
-
-/// Only how many marks are open and whether they are kept (see
-/// [`Journal`]'s `Debug`).
-impl std::fmt::Debug for Marks {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Marks")
-            .field("depth", &self.depth)
-            .field("keep", &self.keep)
-            .finish()
-    }
-}
-
-impl Marks {
-    pub(super) fn depth(&self) -> usize {
-        self.depth
     }
 }
 

@@ -4,7 +4,7 @@
 
 use super::Game;
 use super::eval::Ev;
-use super::exec::Action;
+use super::state::Action;
 use super::state::State;
 use crate::graph::Node;
 use crate::hir::{LabelPart, Ty, ZoneInfo};

@@ -15,8 +15,8 @@
 
 use super::compile::{Arg, Cx, Val};
 use super::memo;
-use super::state::Core;
-use super::undo::Entry;
+use super::table::Core;
+use super::journal::Entry;
 use std::cell::RefCell;
 
 /// The listing's scratch table and the scope it was copied in.
