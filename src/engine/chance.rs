@@ -24,8 +24,8 @@
 //! In the history a chance outcome is an [`Action`] with arm
 //! [`CHANCE_ARM`] and the value drawn, so a game replays exactly.
 
-use super::state::Action;
 use super::fault::Fault;
+use super::state::Action;
 use super::state::{Core, State};
 use super::{EngineError, Game, Status};
 use crate::graph::Graph;

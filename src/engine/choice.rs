@@ -1,7 +1,7 @@
-//! Decisions compiled at load: each `choose` node's chooser, guards,
-//! filters and collections resolved to operands and code indices once
-//! (`ops.rs` makes them, [`super::program::Program`] keeps them),
-//! and the listing of the legal actions that runs them.
+//! Decisions run: the listing of the legal actions at a `choose` compiled
+//! at load ([`Choice`](super::ops::Choice), in `ops.rs`: its chooser, guards, filters and
+//! collections resolved to operands and code indices once;
+//! [`super::program::Program`] keeps them), and a decision's start.
 //!
 //! The listing evaluates exactly what the node-by-node listing evaluated,
 //! in the same order (each arm's collection, then per value its filter and
@@ -10,91 +10,12 @@
 
 use super::chance::Draws;
 use super::eval::{Coll, Ev, Fault};
-use super::state::Action;
 use super::ops::Operand;
 use super::pools::{LOCALS, Locals};
 use super::program::Program;
+use super::state::Action;
 use super::state::State;
-use crate::graph::{Arm, pack_pair};
-use crate::hir::Expr;
-
-/// One `choose` node, compiled.
-#[derive(Debug)]
-pub(crate) struct Choice {
-    /// Who decides.
-    who: Operand,
-    arms: Box<[ChoiceArm]>,
-    /// Where the game goes when nothing can be chosen.
-    otherwise: Option<u32>,
-    /// Whether passing is possible (a reaction window).
-    pass: bool,
-}
-
-#[derive(Debug)]
-struct ChoiceArm {
-    guard: Option<Operand>,
-    bind: Option<ArmBind>,
-}
-
-/// An arm's source: the slot it binds, its collection's index in the
-/// program, its filter, and a second source (slot, collection).
-#[derive(Debug)]
-struct ArmBind {
-    slot: u16,
-    coll: u32,
-    filter: Option<Operand>,
-    also: Option<(u16, u32)>,
-}
-
-/// Compile a `choose` node: `operand` resolves a value, `coll` gives a
-/// collection's index. `None` if one of them has no compiled code.
-pub(crate) fn compile(
-    who: &Expr,
-    arms: &[Arm],
-    otherwise: Option<u32>,
-    pass: bool,
-    operand: &impl Fn(&Expr) -> Option<Operand>,
-    coll: &impl Fn(&Expr) -> Option<u32>,
-) -> Option<Choice> {
-    let opt = |e: &Option<Expr>| -> Option<Option<Operand>> {
-        match e {
-            Some(e) => Some(Some(operand(e)?)),
-            None => Some(None),
-        }
-    };
-    let mut out = Vec::with_capacity(arms.len());
-    for a in arms {
-        let bind = match &a.bind {
-            None => None,
-            Some(b) => Some(ArmBind {
-                slot: b.slot,
-                coll: coll(&b.coll)?,
-                filter: opt(&b.filter)?,
-                also: match &a.also {
-                    Some((slot, e)) => Some((*slot, coll(e)?)),
-                    None => None,
-                },
-            }),
-        };
-        out.push(ChoiceArm {
-            guard: opt(&a.guard)?,
-            bind,
-        });
-    }
-    Some(Choice {
-        who: operand(who)?,
-        arms: out.into(),
-        otherwise,
-        pass,
-    })
-}
-
-impl Choice {
-    /// Whether passing is possible (a reaction window).
-    pub(crate) fn can_pass(&self) -> bool {
-        self.pass
-    }
-}
+use crate::graph::pack_pair;
 
 impl Ev<'_> {
     /// The value of an operand resolved at load.

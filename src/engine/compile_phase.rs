@@ -8,8 +8,8 @@
 
 use super::chance::Draws;
 use super::eval::{Ev, Fault, add, sub};
-use super::exec::{At, MAX_CALL_ARGS, MAX_CALL_DEPTH, STEP_BUDGET, Visit};
-use super::ops::{Op, Operand};
+use super::exec::{At, MAX_CALL_DEPTH, STEP_BUDGET, Visit};
+use super::ops::{MAX_CALL_ARGS, Op, Operand};
 use super::program::Program;
 use super::state::State;
 use crate::syntax::ast::AssignOp;

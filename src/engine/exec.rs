@@ -6,6 +6,7 @@
 use super::chance::Draws;
 use super::coll::Coll;
 use super::eval::{Ev, Fault, add, sub};
+use super::ops::MAX_CALL_ARGS;
 use super::pools;
 use super::program::Program;
 use super::state::{Action, Frame, State};
@@ -18,8 +19,6 @@ use crate::syntax::ast::AssignOp;
 pub const MAX_CALL_DEPTH: usize = 1000;
 pub const MAX_CHECKPOINTS: usize = 64;
 pub const MAX_FOR_VALUES: usize = 1_000_000;
-/// Most arguments a call may pass (more is a fault).
-pub(crate) const MAX_CALL_ARGS: usize = 16;
 
 /// Steps the interpreter may take between two decisions before it calls the
 /// rules runaway.

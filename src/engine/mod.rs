@@ -32,6 +32,7 @@ mod fault;
 mod game;
 mod geometry;
 mod inline;
+mod journal;
 mod lanes;
 mod memo;
 mod observe;
@@ -49,7 +50,6 @@ mod program;
 mod put_tests;
 #[cfg(test)]
 mod restart_tests;
-mod journal;
 mod start;
 mod state;
 mod switch;
@@ -67,16 +67,16 @@ pub use edit::EditError;
 pub use error::{Conservation, EngineError, Illegal, SetupError};
 pub use eval::Fault;
 pub use exec::STEP_BUDGET;
-pub use state::Action;
 pub use game::{Game, OptionError, PlayersError, SetError, split_setting};
 pub use observe::{ActionSpace, DYNAMIC_INT_WIDTH, MAX_ARM_WIDTH};
 pub use play::{PendingChoice, Status};
 pub use probe::{Code, Probe};
 pub use program::Program;
-pub use state::{Core, Frame, State};
-pub use tensor::TensorShape;
+pub use state::Action;
 pub use state::Mark;
+pub use state::{Core, Frame, State};
 pub use table::Journal;
+pub use tensor::TensorShape;
 pub use view::Viewer;
 
 /// The load pipeline's entry points, kept here for older paths

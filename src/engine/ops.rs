@@ -15,12 +15,13 @@
 //! the run loop (`compile_phase.rs`) hands it to the node interpreter
 //! (`exec.rs`).
 
-use super::choice::{self, Choice};
-use super::exec::MAX_CALL_ARGS;
 use crate::check::hir::Place;
-use crate::graph::{Graph, Node};
+use crate::graph::{Arm, Graph, Node};
 use crate::hir::Expr;
 use crate::syntax::ast::AssignOp;
+
+/// Most arguments a call may pass (more is a fault).
+pub(crate) const MAX_CALL_ARGS: usize = 16;
 
 /// An operand resolved at load.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -159,7 +160,7 @@ pub(crate) fn phases(
                 otherwise,
                 pass,
             } => {
-                let c = choice::compile(who, arms, *otherwise, pass.is_some(), &operand, &coll)?;
+                let c = compile_choice(who, arms, *otherwise, pass.is_some(), &operand, &coll)?;
                 choices.push(c);
                 Op::Choose((choices.len() - 1) as u32)
             }
@@ -195,5 +196,83 @@ pub(crate) fn phases(
         ops,
         choices,
         args: call_args,
+    }
+}
+
+/// One `choose` node, compiled.
+#[derive(Debug)]
+pub(crate) struct Choice {
+    /// Who decides.
+    pub(super) who: Operand,
+    pub(super) arms: Box<[ChoiceArm]>,
+    /// Where the game goes when nothing can be chosen.
+    pub(super) otherwise: Option<u32>,
+    /// Whether passing is possible (a reaction window).
+    pub(super) pass: bool,
+}
+
+#[derive(Debug)]
+pub(super) struct ChoiceArm {
+    pub(super) guard: Option<Operand>,
+    pub(super) bind: Option<ArmBind>,
+}
+
+/// An arm's source: the slot it binds, its collection's index in the
+/// program, its filter, and a second source (slot, collection).
+#[derive(Debug)]
+pub(super) struct ArmBind {
+    pub(super) slot: u16,
+    pub(super) coll: u32,
+    pub(super) filter: Option<Operand>,
+    pub(super) also: Option<(u16, u32)>,
+}
+
+/// Compile a `choose` node: `operand` resolves a value, `coll` gives a
+/// collection's index. `None` if one of them has no compiled code.
+pub(crate) fn compile_choice(
+    who: &Expr,
+    arms: &[Arm],
+    otherwise: Option<u32>,
+    pass: bool,
+    operand: &impl Fn(&Expr) -> Option<Operand>,
+    coll: &impl Fn(&Expr) -> Option<u32>,
+) -> Option<Choice> {
+    let opt = |e: &Option<Expr>| -> Option<Option<Operand>> {
+        match e {
+            Some(e) => Some(Some(operand(e)?)),
+            None => Some(None),
+        }
+    };
+    let mut out = Vec::with_capacity(arms.len());
+    for a in arms {
+        let bind = match &a.bind {
+            None => None,
+            Some(b) => Some(ArmBind {
+                slot: b.slot,
+                coll: coll(&b.coll)?,
+                filter: opt(&b.filter)?,
+                also: match &a.also {
+                    Some((slot, e)) => Some((*slot, coll(e)?)),
+                    None => None,
+                },
+            }),
+        };
+        out.push(ChoiceArm {
+            guard: opt(&a.guard)?,
+            bind,
+        });
+    }
+    Some(Choice {
+        who: operand(who)?,
+        arms: out.into(),
+        otherwise,
+        pass,
+    })
+}
+
+impl Choice {
+    /// Whether passing is possible (a reaction window).
+    pub(crate) fn can_pass(&self) -> bool {
+        self.pass
     }
 }

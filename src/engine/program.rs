@@ -22,7 +22,7 @@ pub struct Program {
     /// Each phase compiled into flat ops, one per node (`ops.rs`).
     ops: Vec<Box<[super::ops::Op]>>,
     /// The decisions the `Op::Choose` ops point to (`choice.rs`).
-    choices: Vec<super::choice::Choice>,
+    choices: Vec<super::ops::Choice>,
     /// The operands of the `Op::Call` ops' arguments.
     call_args: Vec<super::ops::Operand>,
 }
@@ -131,13 +131,13 @@ impl Program {
 
     /// The compiled choice at an index given by an `Op::Choose`.
     #[inline]
-    pub(crate) fn choice(&self, i: u32) -> &super::choice::Choice {
+    pub(crate) fn choice(&self, i: u32) -> &super::ops::Choice {
         &self.choices[i as usize]
     }
 
     /// The compiled choice of the node at `pc` in `phase`, if it is one.
     #[inline]
-    pub(crate) fn choice_at(&self, phase: u16, pc: u32) -> Option<&super::choice::Choice> {
+    pub(crate) fn choice_at(&self, phase: u16, pc: u32) -> Option<&super::ops::Choice> {
         match self.ops[phase as usize].get(pc as usize) {
             Some(super::ops::Op::Choose(i)) => Some(self.choice(*i)),
             _ => None,

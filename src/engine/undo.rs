@@ -14,8 +14,8 @@
 
 use super::Game;
 use super::error::{EngineError, Illegal};
-use super::state::{Action, Core, Mark, Saved, State};
 use super::journal::Entry;
+use super::state::{Action, Core, Mark, Saved, State};
 
 impl Core {
     /// Undo the table's writes back to `len` journal entries.

@@ -14,9 +14,9 @@
 //! spare scratch. Neither allocates once warm.
 
 use super::compile::{Arg, Cx, Val};
+use super::journal::Entry;
 use super::memo;
 use super::table::Core;
-use super::journal::Entry;
 use std::cell::RefCell;
 
 /// The listing's scratch table and the scope it was copied in.
