@@ -142,6 +142,17 @@ fn closer(d: u32, moves: u32, best: &(u32, u32, u32)) -> bool {
     d < best.0 || (d == best.0 && d != u32::MAX && moves < best.2)
 }
 
+/// Keep find `id` as the nearest to `key` if it came nearer than any
+/// before (`d` measured: a game whose guard never ran, `u32::MAX`, is no
+/// line toward it); whether it was kept.
+fn improve(best: &mut Nearest, key: (u16, u32, bool, u16), d: u32, id: u32, moves: u32) -> bool {
+    if d == u32::MAX || best.get(&key).is_some_and(|b| !closer(d, moves, b)) {
+        return false;
+    }
+    best.insert(key, (d, id, moves));
+    true
+}
+
 /// The search's state between rounds.
 struct Search<'s, 'a> {
     s: &'s Setup<'a>,
@@ -328,26 +339,13 @@ impl<'s, 'a> Search<'s, 'a> {
         // a game that failed is no line to build on
         if let Some(k) = job.aim
             && tr.incident.is_none()
-            && tr.near_proxy.0 != u32::MAX
         {
-            let key = targets[k].key();
             let (d, moves) = tr.near_proxy;
-            if self
-                .best_proxy
-                .get(&key)
-                .is_none_or(|b| closer(d, moves, b))
-            {
-                self.best_proxy.insert(key, (d, id, moves));
-                new = true;
-            }
+            new |= improve(&mut self.best_proxy, targets[k].key(), d, id, moves);
         }
         if tr.incident.is_none() {
             for (k, &(d, moves)) in tr.near.iter().enumerate() {
-                let key = targets[k].key();
-                if self.best.get(&key).is_none_or(|b| closer(d, moves, b)) {
-                    self.best.insert(key, (d, id, moves));
-                    new = true;
-                }
+                new |= improve(&mut self.best, targets[k].key(), d, id, moves);
             }
         }
         let (lo, hi) = (&mut self.lo[column], &mut self.hi[column]);
@@ -473,4 +471,26 @@ pub fn explore(s: &Setup, budget: Budget, left: &dyn Fn(&[u64], &[u64]) -> bool)
     }
     q.x.millis = started.elapsed().as_millis() as u64;
     q.x
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Nearest, improve};
+
+    #[test]
+    fn a_guard_that_never_ran_is_no_nearest_game() {
+        let mut best = Nearest::new();
+        let key = (1, 2, true, 0);
+        // the guard did not run in this game: nothing kept, nothing new
+        assert!(!improve(&mut best, key, u32::MAX, 0, 0));
+        assert!(best.is_empty());
+        // measured: kept, then only a nearer game or as near in fewer moves
+        assert!(improve(&mut best, key, 5, 1, 40));
+        assert!(!improve(&mut best, key, u32::MAX, 2, 0));
+        assert!(!improve(&mut best, key, 6, 3, 10));
+        assert!(!improve(&mut best, key, 5, 4, 40));
+        assert!(improve(&mut best, key, 5, 5, 30));
+        assert!(improve(&mut best, key, 2, 6, 90));
+        assert_eq!(best.get(&key), Some(&(2, 6, 90)));
+    }
 }
