@@ -121,9 +121,9 @@ fn stages() -> BTreeSet<String> {
     for e in fs::read_dir(src()).unwrap().flatten() {
         let p = e.path();
         let name = p.file_stem().unwrap().to_string_lossy().to_string();
-        if p.is_dir() && p.join("mod.rs").exists() {
-            out.insert(name);
-        } else if p.extension().is_some_and(|x| x == "rs") && !["lib", "main"].contains(&&*name) {
+        let folder = p.is_dir() && p.join("mod.rs").exists();
+        let file = p.extension().is_some_and(|x| x == "rs") && !["lib", "main"].contains(&&*name);
+        if folder || file {
             out.insert(name);
         }
     }
