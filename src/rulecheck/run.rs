@@ -182,33 +182,66 @@ impl Run {
     }
 
     /// Play the games: for each file, the stats of each column. `jobs`
-    /// threads (all cores when `None`); `tick` after each game.
+    /// threads (all cores when `None`); `tick` after each game. A file
+    /// whose games are those of an earlier file (see [`Run::same_games`])
+    /// takes that file's counts instead of playing them again.
     pub fn simulate(&self, jobs: Option<usize>, tick: &(dyn Fn() + Sync)) -> Vec<Vec<Stats>> {
         let agent = self.plan.agent_kind();
         simulate::with_jobs(jobs, || {
-            self.files
-                .iter()
-                .map(|f| {
-                    let Some((game, layout)) = &f.game else {
-                        return Vec::new();
-                    };
-                    f.columns
-                        .iter()
-                        .map(|c| {
-                            let t = Table {
-                                game,
-                                layout,
-                                players: c.players,
-                                options: &c.options,
-                                agent,
-                                max_decisions: self.plan.max_decisions,
-                            };
-                            simulate::column(&t, self.plan.seed, self.range(), tick)
-                        })
-                        .collect()
-                })
-                .collect()
+            let mut done: Vec<Vec<Stats>> = Vec::with_capacity(self.files.len());
+            for (i, f) in self.files.iter().enumerate() {
+                if let Some(j) = (0..i).find(|&j| self.same_games(j, i)) {
+                    let range = self.range();
+                    for _ in 0..f.columns.len() as u64 * (range.end - range.start) {
+                        tick();
+                    }
+                    let stats = done[j].clone();
+                    done.push(stats);
+                    continue;
+                }
+                let Some((game, layout)) = &f.game else {
+                    done.push(Vec::new());
+                    continue;
+                };
+                let stats = f
+                    .columns
+                    .iter()
+                    .map(|c| {
+                        let t = Table {
+                            game,
+                            layout,
+                            players: c.players,
+                            options: &c.options,
+                            agent,
+                            max_decisions: self.plan.max_decisions,
+                        };
+                        simulate::column(&t, self.plan.seed, self.range(), tick)
+                    })
+                    .collect();
+                done.push(stats);
+            }
+            done
         })
+    }
+
+    /// Whether file `b` plays exactly the games of file `a`: both simulated,
+    /// the same rules text, and column by column the same seats and
+    /// options (labels aside). A variant's base checked beside it is often
+    /// also a FILE of the run, or the base of another variant: its games
+    /// are played once.
+    fn same_games(&self, a: usize, b: usize) -> bool {
+        let (fa, fb) = (&self.files[a], &self.files[b]);
+        fa.game.is_some()
+            && fb.game.is_some()
+            && fa.report.unreadable.is_none()
+            && fb.report.unreadable.is_none()
+            && fa.report.source.text == fb.report.source.text
+            && fa.columns.len() == fb.columns.len()
+            && fa
+                .columns
+                .iter()
+                .zip(&fb.columns)
+                .all(|(x, y)| x.players == y.players && x.options == y.options)
     }
 
     /// Guided exploration of every simulated file after its random games

@@ -514,3 +514,32 @@ fn never_fired_is_silenced_like_any_lint() {
     );
     assert_eq!(report.exit_code(), 1);
 }
+
+/// A base checked beside its variants is often also a FILE of the run:
+/// its games are played once and shared, and every copy holds exactly the
+/// counts of playing them again (the base's own report, and each variant
+/// checked alone, which plays its base afresh).
+#[test]
+fn a_base_shared_by_several_files_has_the_counts_of_its_own_games() {
+    let (base, a, b) = (
+        "rules/tamoul.rules",
+        "tests/rulecheck/games/tamoul_seat_order.rules",
+        "tests/rulecheck/games/tamoul_value_14.rules",
+    );
+    let plan = plan(40);
+    let stats = |r: &Report, i: usize| r.files[i].sim.as_ref().map(|s| s.stats.clone());
+    let based = |r: &Report, i: usize| {
+        let sim = r.files[i].sim.as_ref();
+        sim.and_then(|s| s.base.as_ref()).map(|s| s.stats.clone())
+    };
+    let all = simulate(&[base, a, b], &plan, &config());
+    let own = stats(&all, 0).expect("the base is simulated");
+    assert_eq!(own.first().map(|s| s.games), Some(40));
+    assert_eq!(based(&all, 1).as_ref(), Some(&own));
+    assert_eq!(based(&all, 2).as_ref(), Some(&own));
+    for (i, v) in [(1, a), (2, b)] {
+        let alone = simulate(&[v], &plan, &config());
+        assert_eq!(based(&alone, 0).as_ref(), Some(&own), "{v}");
+        assert_eq!(stats(&alone, 0), stats(&all, i), "{v}");
+    }
+}
