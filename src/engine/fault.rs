@@ -28,11 +28,11 @@ pub enum Fault {
     TooManyArguments,
     NoDecisionPending,
     CannotPass,
-    /// A `for` over more values than [`super::exec::MAX_FOR_VALUES`].
+    /// A `for` over more values than [`MAX_FOR_VALUES`](crate::engine::MAX_FOR_VALUES).
     ForTooLong,
-    /// Calls nested deeper than [`super::exec::MAX_CALL_DEPTH`].
+    /// Calls nested deeper than [`MAX_CALL_DEPTH`](crate::engine::MAX_CALL_DEPTH).
     CallsTooDeep,
-    /// More checkpoints open than [`super::exec::MAX_CHECKPOINTS`].
+    /// More checkpoints open than [`MAX_CHECKPOINTS`](crate::engine::MAX_CHECKPOINTS).
     TooManyCheckpoints,
     /// No decision within [`super::STEP_BUDGET`] steps.
     Runaway,

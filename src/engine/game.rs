@@ -49,7 +49,7 @@ impl Game {
     }
 
     /// The action graph, with its compiled expressions (a [`Program`]
-    /// dereferences to the [`Graph`]).
+    /// dereferences to the [`Graph`](crate::graph::Graph)).
     pub fn graph(&self) -> &Program {
         &self.prog
     }

@@ -66,7 +66,7 @@ pub use determinize::{Determinizer, card_locals, relabel_locals};
 pub use edit::EditError;
 pub use error::{Conservation, EngineError, Illegal, SetupError};
 pub use eval::Fault;
-pub use exec::STEP_BUDGET;
+pub use exec::{MAX_CALL_DEPTH, MAX_CHECKPOINTS, MAX_FOR_VALUES, STEP_BUDGET};
 pub use game::{Game, OptionError, PlayersError, SetError, split_setting};
 pub use observe::{ActionSpace, DYNAMIC_INT_WIDTH, MAX_ARM_WIDTH};
 pub use play::{PendingChoice, Status};

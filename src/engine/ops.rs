@@ -14,6 +14,11 @@
 //! (no lookup by address at run time). Every other node is [`Op::Node`]:
 //! the run loop (`compile_phase.rs`) hands it to the node interpreter
 //! (`exec.rs`).
+//!
+//! A `choose` node is compiled here too, into a [`Choice`] that its
+//! `Op::Choose` points to: the chooser, each arm's guard and filter as
+//! operands, each arm's collection by index (`choice.rs` lists its legal
+//! actions).
 
 use crate::check::hir::Place;
 use crate::graph::{Arm, Graph, Node};

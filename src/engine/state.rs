@@ -1,8 +1,10 @@
 //! The game state: plain, cloneable, serializable data. [`State`] holds
 //! the table the rules see ([`Core`], in `table.rs`), the interpreter's
 //! call stack, the seeded generator, the counters and the history; a
-//! clone copies field by field into warm buffers. Starting a game (the
-//! table laid out, variables given their initial values) is `start.rs`.
+//! clone copies field by field into warm buffers. Also the data the
+//! state holds: an [`Action`], and make/unmake's open marks ([`Marks`];
+//! making and unmaking them is `undo.rs`). Starting a game (the table
+//! laid out, variables given their initial values) is `start.rs`.
 
 use super::chance::Chance;
 use super::error::EngineError;

@@ -183,7 +183,7 @@ impl Run {
 
     /// Play the games: for each file, the stats of each column. `jobs`
     /// threads (all cores when `None`); `tick` after each game. A file
-    /// whose games are those of an earlier file (see [`Run::same_games`])
+    /// whose games are those of an earlier file (see `Run::same_games`)
     /// takes that file's counts instead of playing them again.
     pub fn simulate(&self, jobs: Option<usize>, tick: &(dyn Fn() + Sync)) -> Vec<Vec<Stats>> {
         let agent = self.plan.agent_kind();

@@ -22,7 +22,7 @@ pub const MAX_NESTING: usize = 128;
 /// Depth of the syntax tree: statements in statements, operands in operators.
 pub const MAX_DEPTH: usize = 512;
 
-/// Parse a rules file (see [`super::errors::parse_file`]), refusing input
+/// Parse a rules file (see `errors::parse_file`), refusing input
 /// nested deeper than the limits with one diagnostic, before pest or the
 /// checker could overflow the stack.
 pub fn parse_file(text: &str) -> (File, Vec<Diagnostic>) {
