@@ -6,7 +6,7 @@
 //! - The **corpus** holds the lines of play that did something new: ran an
 //!   action-graph node or took a choice option that no game (random or
 //!   explored) had, or pushed a measure of the state (the cards in each zone,
-//!   each number variable: [`features`]) below its lowest or above its
+//!   each number variable: `explore_measure::features`) below its lowest or above its
 //!   highest value so far in that column. Extremes steer the search toward
 //!   conditions such as `count(draw) == 0` before they are ever true.
 //! - A **mutation** replays a corpus entry's first moves, chooses
