@@ -433,7 +433,7 @@ pub fn explore(s: &Setup, budget: Budget, left: &dyn Fn(&[u64], &[u64]) -> bool)
             Budget::Off => true,
             Budget::Games(n) => games >= stretched(n, q.last_new.max(q.last_find)),
             Budget::Time(d) => started.elapsed() >= d,
-        } || crate::sim::interrupt::interrupted();
+        } || crate::interrupt::interrupted();
         let stale = games >= PLATEAU.max(q.last_new.saturating_mul(4));
         // nothing left to reach: hunt faults for MIN_GAMES games, or a
         // quarter of a time budget if that comes first
