@@ -7,7 +7,8 @@
 //! a loop first in an `if`'s body measured at the guard above it, and
 //! linked to it (`explore_link.rs`); and the parts of an `and` taken
 //! outside the frame for the same values of the guard's locals, a local
-//! set once read as its value.
+//! set once read as its value; and two squares compared for identity,
+//! measured as how far apart they are on the board.
 
 use super::super::explore_dist::{FAR, Target, build};
 use crate::engine::{Game, State};
@@ -384,4 +385,87 @@ fn outside_its_frame_the_parts_of_an_and_are_measured_for_the_same_player() {
     }
     // the nearest player to both parts is not each part's nearest
     assert!(seen.iter().any(|(d, _, apart)| d != apart), "{seen:?}");
+}
+
+const WALK: &str = r#"
+game "Walk" { players 2..2 }
+card Chip { value: int }
+deck chips of Chip size 1 in pile {
+  1 x { value: 1..1 }
+}
+zone pile: shared pile public
+board field {
+  grid 8 x 8
+}
+pattern ring: step (0,1) (1,1) (1,0) (1,-1) (0,-1) (-1,-1) (-1,0) (-1,1)
+var tok: card = none
+var score: int per player = 0
+fn abs(v: int) -> int = if v < 0 then -v else v
+fn apart(z: zone) -> int =
+  if abs(x_of(z) - 5) > abs(y_of(z) - 4) then abs(x_of(z) - 5) else abs(y_of(z) - 4)
+start {
+  tok = top(pile)
+  move tok to cell(0, 0)
+  while seat(0).score < 12 {
+    choose seat(0) {
+      "step to {t}" for t in moves(zone_of(tok), ring, 0, 1) { move tok to t }
+    }
+    seat(0).score += 1
+    let here = zone_of(tok)
+    if here == cell(5, 4) {
+      seat(1).score += 1
+    }
+    if zone_of(tok) == pile {
+      seat(1).score += 2
+    }
+  }
+  end game
+}
+winners highest p.score
+"#;
+
+/// At every run of target `t`'s guard in a walk of twelve steps (four up
+/// and right from a1, then around): its distance and the probe's value.
+fn walked(game: &Game, t: &Target, probe: &str) -> Vec<(u32, i32)> {
+    let probe = game.probe(probe, 2).expect("probe");
+    let mut state = State::new(game, 2, 7, &game.default_options()).expect("start");
+    let mut seen = Vec::new();
+    let mut turn = 0;
+    while !state.is_over() {
+        let legal = state.legal_actions(game);
+        let action = legal[if turn < 4 { 1 } else { turn % legal.len() }];
+        turn += 1;
+        state
+            .apply_looking(game, action, &mut |st: &State, p, n| {
+                if p == t.phase && n == t.at {
+                    let want = st.eval_probe(game, &probe).expect("probe value");
+                    seen.push((t.distance(game, st), want));
+                }
+            })
+            .expect("a legal move");
+    }
+    assert_eq!(seen.len(), 12, "the guard runs once a step");
+    seen
+}
+
+/// Two squares compared for identity (`here == cell(5, 4)`, `here` a
+/// local of the guard's phase) are as far apart as a king steps between
+/// them on the board, so a walk gets nearer step by step; a square and a
+/// zone that is no board's cell are [`FAR`] apart.
+#[test]
+fn two_squares_compared_are_as_far_as_a_king_steps_between_them() {
+    let game = Game::from_source("w.rules", WALK).expect("rules");
+    let on =
+        |rhs: fn(&Expr) -> bool| move |e: &Expr| matches!(e, Expr::Bin(BinOp::Eq, _, b) if rhs(b));
+    let t = target(&game, on(|b| matches!(b, Expr::Call(..))), true);
+    let seen = walked(&game, &t, "apart(zone_of(tok))");
+    for (d, want) in &seen {
+        assert_eq!(*d, *want as u32, "{seen:?}");
+    }
+    // diagonal steps from a1 toward f5: 4, 3, 2, 1 king steps left
+    let first: Vec<u32> = seen.iter().take(4).map(|(d, _)| *d).collect();
+    assert_eq!(first, [4, 3, 2, 1], "{seen:?}");
+    let t = target(&game, on(|b| matches!(b, Expr::Zone(..))), true);
+    let seen = walked(&game, &t, "0");
+    assert!(seen.iter().all(|(d, _)| *d == FAR), "{seen:?}");
 }

@@ -11,7 +11,7 @@
 
 use crate::engine::{Code, Game, State};
 use crate::graph::Graph;
-use crate::hir::{Expr, Ty};
+use crate::hir::{Builtin, Expr, Ty};
 use crate::syntax::ast::{AggKind, BinOp};
 use std::sync::OnceLock;
 
@@ -187,6 +187,62 @@ fn numeric_side(g: &Graph, phase: u16, e: &Expr) -> Option<bool> {
     }
 }
 
+/// Whether a side surely is a zone (a board's cell or another zone).
+fn zone_side(g: &Graph, phase: u16, e: &Expr) -> bool {
+    let t = &g.tables;
+    let var = |id: &u16| t.vars.get(*id as usize).is_some_and(|v| v.ty == Ty::Zone);
+    match e {
+        Expr::Zone(..) => true,
+        Expr::Call(b, _) => matches!(b, Builtin::Cell | Builtin::ZoneOf | Builtin::Shift),
+        Expr::Global(v) | Expr::PerPlayer(v, _) | Expr::PerCard(v, _) => var(v),
+        Expr::Local(s) => g
+            .phases
+            .get(phase as usize)
+            .and_then(|p| p.local_types.get(*s as usize))
+            .is_some_and(|ty| *ty == Ty::Zone),
+        Expr::Bind(_, body) => zone_side(g, phase, body),
+        Expr::Cond(_, a, b) => zone_side(g, phase, a) || zone_side(g, phase, b),
+        _ => false,
+    }
+}
+
+/// How far apart two zones are, as an expression: 0 when they are the
+/// same zone, the king-step (Chebyshev) distance between their coordinates
+/// when both are cells of a board (at least 1: two boards' cells may share
+/// coordinates), [`FAR`] otherwise. An identity test of squares thus gets
+/// nearer as a piece lands nearer the square it must land on.
+pub(super) fn squares_apart(a: Expr, b: Expr) -> Expr {
+    let coord = |which: Builtin, z: &Expr| Expr::Call(which, vec![z.clone()]);
+    let gap = |which: Builtin| {
+        let d = bin(BinOp::Sub, coord(which, &a), coord(which, &b));
+        cond(
+            bin(BinOp::Lt, d.clone(), int(0)),
+            Expr::Neg(Box::new(d.clone())),
+            d,
+        )
+    };
+    let (dx, dy) = (gap(Builtin::XOf), gap(Builtin::YOf));
+    let king = cond(bin(BinOp::Gt, dx.clone(), dy.clone()), dx, dy);
+    let off = bin(
+        BinOp::Or,
+        bin(BinOp::Lt, coord(Builtin::XOf, &a), int(0)),
+        bin(BinOp::Lt, coord(Builtin::XOf, &b), int(0)),
+    );
+    cond(
+        bin(BinOp::Eq, a.clone(), b.clone()),
+        int(0),
+        cond(
+            off,
+            int(FAR),
+            cond(
+                bin(BinOp::Lt, king.clone(), int(1)),
+                int(1),
+                at_most(king, FAR - 1),
+            ),
+        ),
+    )
+}
+
 pub(super) fn build(g: &Graph, phase: u16, e: &Expr, want: bool, binds: &[(u16, Expr)]) -> Dist {
     match e {
         Expr::Not(x) => build(g, phase, x, !want, binds),
@@ -213,6 +269,9 @@ pub(super) fn build(g: &Graph, phase: u16, e: &Expr, want: bool, binds: &[(u16, 
             b,
         ) => {
             let op = if want { *op } else { negate(*op) };
+            if op == BinOp::Eq && zone_side(g, phase, a) && zone_side(g, phase, b) {
+                return Dist::Num(squares_apart(wrap(binds, a), wrap(binds, b)));
+            }
             let numeric = numeric_side(g, phase, a) != Some(false)
                 && numeric_side(g, phase, b) != Some(false);
             Dist::Cmp(op, wrap(binds, a), wrap(binds, b), numeric)
