@@ -127,6 +127,9 @@ pub(crate) enum Atom {
     Is(Arg),
     /// An operand is 0 (`not x`).
     IsNot(Arg),
+    /// An operand written into a local; holds (a binding of jump code,
+    /// `jump.rs`, which never negates it).
+    Set(usize, Arg),
 }
 
 impl Atom {
@@ -142,11 +145,17 @@ impl Atom {
             Atom::AttrIn(na, a, s, b) => Atom::AttrIn(na, a, s, b.not()),
             Atom::Is(x) => Atom::IsNot(x),
             Atom::IsNot(x) => Atom::Is(x),
+            a @ Atom::Set(..) => a,
         }
     }
 
+    /// Whether this atom is `count(slot)` in a band without 0.
+    pub(super) fn needs_cards_in(&self, slot: usize) -> bool {
+        matches!(self, Atom::SizeIn(s, b) if *s == slot && !b.holds(0))
+    }
+
     #[inline(always)]
-    fn eval(&self, cx: &mut Cx<'_>) -> bool {
+    pub(super) fn eval(&self, cx: &mut Cx<'_>) -> bool {
         match self {
             Atom::Cmp(op, l, r) => {
                 let a = l.get(cx);
@@ -169,6 +178,11 @@ impl Atom {
             }
             Atom::Is(x) => x.get(cx) != 0,
             Atom::IsNot(x) => x.get(cx) == 0,
+            Atom::Set(s, x) => {
+                let v = x.get(cx);
+                cx.locals[*s] = v;
+                true
+            }
         }
     }
 }
@@ -199,11 +213,13 @@ fn any(atoms: &[Atom], cx: &mut Cx<'_>) -> bool {
 }
 
 /// A condition: one atom, or a chain of atoms all of which (`and`) or one
-/// of which (`or`) must hold, tried left to right.
+/// of which (`or`) must hold, tried left to right, or jump code
+/// (`jump.rs`) for chains that nest.
 pub(crate) enum Test {
     One(Atom),
     All(Box<[Atom]>),
     Any(Box<[Atom]>),
+    Jump(Box<[super::jump::Step]>),
 }
 
 /// A user of a test that compiles its own closure around it: given the
@@ -235,6 +251,7 @@ impl Test {
             Test::One(a) => u.with(move |cx| a.eval(cx)),
             Test::All(atoms) => u.with(move |cx| all(&atoms, cx)),
             Test::Any(atoms) => u.with(move |cx| any(&atoms, cx)),
+            Test::Jump(steps) => u.with(move |cx| super::jump::run(&steps, cx)),
         }
     }
 
@@ -249,8 +266,9 @@ impl Test {
                 None => return false,
             },
             Test::Any(_) => return false,
+            Test::Jump(steps) => return super::jump::needs_cards_in(steps, slot),
         };
-        matches!(first, Atom::SizeIn(s, b) if *s == slot && !b.holds(0))
+        first.needs_cards_in(slot)
     }
 
     /// The operand and constant of this test if it is one equality of a
@@ -271,12 +289,13 @@ impl Test {
             Test::One(a) => a.eval(cx),
             Test::All(atoms) => all(atoms, cx),
             Test::Any(atoms) => any(atoms, cx),
+            Test::Jump(steps) => super::jump::run(steps, cx),
         }
     }
 }
 
 /// Compile a condition without a chain.
-fn atom(g: &Graph, e: &Expr) -> Atom {
+pub(super) fn atom(g: &Graph, e: &Expr) -> Atom {
     if let Some(body) = super::inline::through(g, e) {
         return atom(g, &body);
     }
@@ -314,7 +333,7 @@ fn against(c: Cmp, l: Arg, k: i32) -> Atom {
 }
 
 /// The other of `and` and `or`: the operator of a negated chain.
-fn dual(op: BinOp) -> BinOp {
+pub(super) fn dual(op: BinOp) -> BinOp {
     if op == BinOp::And {
         BinOp::Or
     } else {
@@ -372,6 +391,9 @@ fn parts(g: &Graph, op: BinOp, e: &Expr, neg: bool, out: &mut Vec<Atom>) {
 /// Compile the chain of `and` (or `or`) whose root is `e` (itself compiled
 /// by `value` or known to be plain).
 pub(crate) fn chain_test(g: &Graph, op: BinOp, e: &Expr) -> Test {
+    if let Some(t) = super::jump::compile(g, e) {
+        return t;
+    }
     let mut atoms = Vec::new();
     parts(g, op, e, false, &mut atoms);
     let atoms: Box<[Atom]> = atoms.into();
@@ -385,6 +407,9 @@ pub(crate) fn chain_test(g: &Graph, op: BinOp, e: &Expr) -> Test {
 /// Compile a condition (an `if`'s test, an aggregate's filter, a `not`).
 pub(crate) fn test(g: &Graph, e: &Expr) -> Test {
     let _root = super::cse::Root::enter(e);
+    if let Some(t) = super::jump::compile(g, e) {
+        return t;
+    }
     match chain_op(g, e, false) {
         Some(op) => chain_test(g, op, e),
         None => {

@@ -33,6 +33,7 @@ mod game;
 mod geometry;
 mod inline;
 mod journal;
+mod jump;
 mod lanes;
 mod memo;
 mod observe;

@@ -236,3 +236,46 @@ fn switches_take_the_chains_arm() {
         Ok(_) => panic!("expected NoCard, got no fault"),
     }
 }
+
+/// Conditions compiled as jump code (`jump.rs`): an `or` inside an `and`
+/// and the reverse, a negated nested chain, an `if` as a condition and in
+/// a filter, and the expansion of a `fn` whose argument is no local (its
+/// binding a step) give the tree's values; a fault is reported where the
+/// tree reached it, and not past a short-circuit or an `if`'s other arm.
+#[test]
+fn jump_code_gives_the_tree_values() {
+    let fns = "fn over(k: int, z: zone) -> bool = count(z) > k or (k > 5 and count(z) == 3)";
+    let g = game(
+        fns,
+        "\"a\" when (count(pile) == 3 or count(out) == 1) and (top(pile).v == 9 or count(out) == 0) { }\n\
+         \"b\" when (count(pile) == 2 and top(pile).v > 0) or (count(out) == 0 and not (count(pile) == 3 or top(out).v == 1)) { }\n\
+         \"c\" when if count(out) > 0 then top(out).v == 1 else count(pile) == 3 { }\n\
+         \"d\" when over(sum(c.v for c in pile), pile) and not over(sum(c.v for c in pile) - 3, out) { }\n\
+         \"e\" when count(c in pile where if c.v == 2 then false else (c.v == 1 or c.v == 3) and count(out) == 0) == 2 { }\n\
+         \"f\" when not ((count(pile) == 3 and count(out) == 0) or top(out).v == 1) { }\n\
+         \"g\" when (count(pile) == 2 and top(out).v == 1) or count(pile) == 3 { }",
+    );
+    assert_eq!(legal(&g), ["a", "c", "d", "e", "g"]);
+    for (guard, want) in [
+        (
+            "(count(pile) == 3 and count(out) == 0) and (top(out).v == 1 or count(pile) == 3)",
+            Fault::NoCard,
+        ),
+        ("over(top(out).v, pile) or count(pile) == 3", Fault::NoCard),
+        (
+            "if count(out) == 0 then top(out).v == 1 or count(pile) == 3 else count(pile) == 3",
+            Fault::NoCard,
+        ),
+        (
+            "(count(pile) == 0 or over(1, none)) and count(out) == 0",
+            Fault::NoZone,
+        ),
+    ] {
+        let g = game(fns, &format!("\"x\" when {guard} {{ }}"));
+        match State::new(&g, 2, 1, &g.default_options()) {
+            Err(EngineError::Fault { fault, .. }) => assert_eq!(fault, want, "{guard}"),
+            Err(other) => panic!("{guard}: expected {want:?}, got {other:?}"),
+            Ok(_) => panic!("{guard}: expected {want:?}, got no fault"),
+        }
+    }
+}
