@@ -408,7 +408,15 @@ mod tests {
         walked.drop_lanes();
         assert!(walked.lanes.boards.is_empty());
         let mut checked = 0;
+        // coordinates by instance, and none off the board, as walked
+        for inst in [-1, 0, base - 1, base + n, 1 << 20] {
+            let xy = crate::engine::geometry::cell_xy(g, tabled, inst);
+            assert_eq!(xy, crate::engine::geometry::cell_xy(g, &walked, inst));
+        }
         for inst in base..base + board.cells.len() as i32 {
+            let xy = crate::engine::geometry::cell_xy(g, tabled, inst);
+            assert!(xy.is_some());
+            assert_eq!(xy, crate::engine::geometry::cell_xy(g, &walked, inst));
             for dy in -3..=3 {
                 for dx in -3..=3 {
                     for (n, stop) in [(0, 99), (1, 99), (2, 99), (9, 99), (9, 1)] {
