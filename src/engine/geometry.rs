@@ -39,11 +39,17 @@ pub(super) fn board_cell(g: &Graph, c: &Core, inst: i32) -> Option<(usize, usize
 
 /// The coordinates of a cell (the first of a merged group).
 /// Read from the lanes' per-cell array when the table has its rows.
-#[inline]
+#[inline(always)]
 pub fn cell_xy(g: &Graph, c: &Core, inst: i32) -> Option<(i32, i32)> {
-    if let Some(row) = c.cell_rows.get(inst) {
-        return c.lanes.xy(row);
+    match c.cell_rows.xy(inst) {
+        Some(xy) => xy,
+        None => cell_xy_walked(g, c, inst),
     }
+}
+
+/// [`cell_xy`] in a table without rows: through the zone and the board.
+#[cold]
+fn cell_xy_walked(g: &Graph, c: &Core, inst: i32) -> Option<(i32, i32)> {
     let (b, k) = cell_of(g, c, inst)?;
     let (x, y) = g.tables.boards[b].cells[k];
     Some((x as i32, y as i32))

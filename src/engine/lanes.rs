@@ -59,7 +59,10 @@ const NO_ROW: u32 = u32::MAX;
 /// file (which walks its boards instead). Derived from the layout, so no
 /// part of its identity.
 #[derive(Clone, Debug, Default)]
-pub struct CellRows(Vec<u32>);
+pub struct CellRows(Vec<u32>, Vec<(i8, i8)>);
+
+/// Not a board cell: the coordinates of an instance outside every board.
+const NO_XY: (i8, i8) = (i8::MIN, i8::MIN);
 
 impl PartialEq for CellRows {
     fn eq(&self, _: &CellRows) -> bool {
@@ -82,12 +85,34 @@ impl CellRows {
         if lanes.first_row.len() != boards {
             return CellRows::default();
         }
-        let rows = inst_zone.iter().enumerate().map(|(i, &z)| {
-            board_of(z as usize).map_or(NO_ROW, |b| {
-                lanes.first_row[b] + (i - zone_base[z as usize] as usize) as u32
+        let rows: Vec<u32> = inst_zone
+            .iter()
+            .enumerate()
+            .map(|(i, &z)| {
+                board_of(z as usize).map_or(NO_ROW, |b| {
+                    lanes.first_row[b] + (i - zone_base[z as usize] as usize) as u32
+                })
             })
-        });
-        CellRows(rows.collect())
+            .collect();
+        let xy = rows
+            .iter()
+            .map(|&r| lanes.xy.get(r as usize).copied().unwrap_or(NO_XY))
+            .collect();
+        CellRows(rows, xy)
+    }
+
+    /// The coordinates of an instance of this table (the lanes' per-cell
+    /// coordinates, read by instance in one load): `Some(None)` if it is
+    /// no cell or no instance, `None` if this table has no rows (then the
+    /// caller walks).
+    #[inline(always)]
+    pub(super) fn xy(&self, inst: i32) -> Option<Option<(i32, i32)>> {
+        match self.1.get(inst as usize) {
+            Some(&xy) if xy == NO_XY => Some(None),
+            Some(&(x, y)) => Some(Some((i32::from(x), i32::from(y)))),
+            None if self.1.is_empty() => None,
+            None => Some(None),
+        }
     }
 
     /// `Some(row)` for an instance of this table (`NO_ROW` if not a cell),
@@ -195,13 +220,6 @@ impl Lanes {
     pub(super) fn cell(&self, row: u32) -> Option<(usize, usize)> {
         let &(b, k) = self.cell.get(row as usize)?;
         Some((b as usize, k as usize))
-    }
-
-    /// The coordinates of the cell in `row`, if it is one.
-    #[inline]
-    pub(super) fn xy(&self, row: u32) -> Option<(i32, i32)> {
-        let &(x, y) = self.xy.get(row as usize)?;
-        Some((i32::from(x), i32::from(y)))
     }
 
     /// The index of a step within reach (null step included), if it is.
@@ -390,7 +408,15 @@ mod tests {
         walked.drop_lanes();
         assert!(walked.lanes.boards.is_empty());
         let mut checked = 0;
+        // coordinates by instance, and none off the board, as walked
+        for inst in [-1, 0, base - 1, base + n, 1 << 20] {
+            let xy = crate::engine::geometry::cell_xy(g, tabled, inst);
+            assert_eq!(xy, crate::engine::geometry::cell_xy(g, &walked, inst));
+        }
         for inst in base..base + board.cells.len() as i32 {
+            let xy = crate::engine::geometry::cell_xy(g, tabled, inst);
+            assert!(xy.is_some());
+            assert_eq!(xy, crate::engine::geometry::cell_xy(g, &walked, inst));
             for dy in -3..=3 {
                 for dx in -3..=3 {
                     for (n, stop) in [(0, 99), (1, 99), (2, 99), (9, 99), (9, 1)] {

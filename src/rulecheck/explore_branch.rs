@@ -6,9 +6,10 @@
 //!
 //! - A comparison of numbers is `|a - b|` away (plus one for a strict
 //!   one); a test of identity (a card, a player, an enum value, `none`) or
-//!   a yes/no value is [`FAR`] away when it fails. `a and b` adds its
-//!   sides' distances, `a or b` takes the nearer, `not` flips what is
-//!   wanted, and a user function's expansion is looked into (its
+//!   a yes/no value is [`FAR`] away when it fails; two squares of a board
+//!   wanted equal are as many king steps apart as they are on the board.
+//!   `a and b` adds its sides' distances, `a or b` takes the nearer, `not`
+//!   flips what is wanted, and a user function's expansion is looked into (its
 //!   arguments bound around each side), so `x.kind == runner and row_of(t,
 //!   x.side) == 13` gets nearer as a runner advances.
 //! - An explored game that gets nearer to a target than any game before is

@@ -1,9 +1,10 @@
 //! The branch distance itself, for guided exploration (`explore.rs`):
 //! what must hold for a guard to go the wanted way ([`Dist`], built from
-//! the guard's condition by [`build`]), a [`Target`] that holds one, its
-//! measure in the guard's frame ([`Target::distance`]), and a distance
-//! written as one expression of the rules language ([`as_expr`], with the
-//! small builders of such expressions). `explore_branch.rs` says how a
+//! the guard's condition by [`build`]; two squares wanted equal as the
+//! king steps between them, `squares_apart`), a [`Target`] that holds
+//! one, its measure in the guard's frame ([`Target::distance`]), and a
+//! distance written as one expression of the rules language
+//! ([`as_expr`], with the small builders of such expressions). `explore_branch.rs` says how a
 //! distance is read, chooses the targets and steers toward them;
 //! `explore_aim.rs`, `explore_loop.rs`, `explore_link.rs` and
 //! `explore_proxy.rs` build targets and distances from the pieces here,
