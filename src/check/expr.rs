@@ -361,6 +361,13 @@ impl Checker {
         for (a, t) in args.iter().zip(params) {
             xs.push(self.expect(a, *t, scope, &format!("this argument of `{}`", name.text)));
         }
+        if b == Builtin::Cell {
+            // `cell(x, y)` names a square of the first board: a card moved
+            // there uses that board
+            if let Some(board) = self.tables.boards.first() {
+                self.usage.zones_used[board.zone as usize] = true;
+            }
+        }
         (Expr::Call(b, xs), ret)
     }
 
