@@ -22,6 +22,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "cond",
             "cse",
             "inline",
+            "jump",
             "memo",
             "operand",
             "switch",
