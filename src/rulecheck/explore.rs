@@ -132,7 +132,7 @@ pub struct Setup<'a> {
 }
 
 /// By target key: the nearest distance, the find and its moves.
-type Nearest = BTreeMap<(u16, u32, bool, u16, u16), (u32, u32, u32)>;
+type Nearest = BTreeMap<(u16, u32, bool, u16), (u32, u32, u32)>;
 
 /// Whether a game that came `d` near a target after `moves` moves does
 /// better than the nearest so far: nearer, or as near in fewer moves (a
@@ -145,13 +145,7 @@ fn closer(d: u32, moves: u32, best: &(u32, u32, u32)) -> bool {
 /// Keep find `id` as the nearest to `key` if it came nearer than any
 /// before (`d` measured: a game whose guard never ran, `u32::MAX`, is no
 /// line toward it); whether it was kept.
-fn improve(
-    best: &mut Nearest,
-    key: (u16, u32, bool, u16, u16),
-    d: u32,
-    id: u32,
-    moves: u32,
-) -> bool {
+fn improve(best: &mut Nearest, key: (u16, u32, bool, u16), d: u32, id: u32, moves: u32) -> bool {
     if d == u32::MAX || best.get(&key).is_some_and(|b| !closer(d, moves, b)) {
         return false;
     }
@@ -486,7 +480,7 @@ mod tests {
     #[test]
     fn a_guard_that_never_ran_is_no_nearest_game() {
         let mut best = Nearest::new();
-        let key = (1, 2, true, 0, 0);
+        let key = (1, 2, true, 0);
         // the guard did not run in this game: nothing kept, nothing new
         assert!(!improve(&mut best, key, u32::MAX, 0, 0));
         assert!(best.is_empty());

@@ -26,7 +26,6 @@
 //! target guards, only in explored games.
 
 use super::explore_aim::{self as aim, Columns};
-use super::explore_call::lifted;
 use super::explore_dist::{Target, build};
 use super::explore_link::link;
 use super::explore_loop::after_loop;
@@ -92,18 +91,6 @@ pub fn targets(game: &Game, layout: &Layout, nodes: &[u64], columns: &Columns) -
         link(g, t);
         t.proxy = proxy::proxy(g, t.phase, &t.dist).filter(proxy::reads_state);
     }
-    // each measured at its phase's call sites too, kept next to the
-    // targets measured at the same node
-    let own = out.len();
-    for k in 0..own {
-        for x in lifted(g, &out[k]) {
-            let i = out
-                .iter()
-                .rposition(|y| (y.site, y.at) == (x.site, x.at))
-                .map_or(out.len(), |i| i + 1);
-            out.insert(i, x);
-        }
-    }
     out
 }
 
@@ -112,7 +99,7 @@ pub fn targets(game: &Game, layout: &Layout, nodes: &[u64], columns: &Columns) -
 pub fn index(layout: &Layout, targets: &[Target]) -> Vec<u16> {
     let mut at = vec![u16::MAX; layout.nodes];
     for (k, t) in targets.iter().enumerate().rev() {
-        if let Some(slot) = at.get_mut(layout.node(t.site, t.at)) {
+        if let Some(slot) = at.get_mut(layout.node(t.phase, t.at)) {
             *slot = k as u16;
         }
     }
@@ -126,7 +113,7 @@ pub fn index(layout: &Layout, targets: &[Target]) -> Vec<u16> {
 fn nearest(game: &Game, next: &mut State, a: Action, t: &Target) -> Option<u32> {
     let mut best = u32::MAX;
     let r = next.apply_looking_unlisted(game, a, &mut |st: &State, p, n| {
-        if p == t.site && n == t.at {
+        if p == t.phase && n == t.at {
             best = best.min(t.distance(game, st));
         }
     });

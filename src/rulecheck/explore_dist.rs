@@ -51,11 +51,6 @@ pub struct Target {
     pub proxy: Option<Expr>,
     /// `dist` compiled, on the first measure (`dist` is final by then).
     code: OnceLock<Compiled>,
-    /// The phase where it is measured: its own, or a caller's
-    /// (`explore_call.rs`).
-    pub site: u16,
-    /// 0, or which call site measures it (`explore_call.rs`).
-    pub via: u16,
 }
 
 /// A [`Dist`] with its expressions compiled once: measured at every run of
@@ -94,20 +89,12 @@ impl Target {
             dist,
             proxy: None,
             code: OnceLock::new(),
-            site: phase as u16,
-            via: 0,
         }
     }
 
     /// Identity across rounds (the target list is rebuilt every round).
-    pub fn key(&self) -> (u16, u32, bool, u16, u16) {
-        (
-            self.phase,
-            self.node,
-            self.want,
-            self.arm.unwrap_or(0),
-            self.via,
-        )
+    pub fn key(&self) -> (u16, u32, bool, u16) {
+        (self.phase, self.node, self.want, self.arm.unwrap_or(0))
     }
 
     /// How far `state`, stopped at this guard, is from the wanted branch.

@@ -307,7 +307,7 @@ fn step(
         };
         // the targets of one node follow each other
         for (k, tg) in aims.targets.iter().enumerate().skip(first as usize) {
-            if (tg.site, tg.at) != (p, n) {
+            if (tg.phase, tg.at) != (p, n) {
                 break;
             }
             let d = tg.distance(game, st);

@@ -75,7 +75,7 @@ fn writes(n: &Node, s: u16) -> bool {
 
 /// The one value the phase gives local `s`, if it is set exactly once
 /// (`None` for a parameter, which is never set in its phase).
-pub(super) fn set_once(ph: &Phase, s: u16) -> Option<&Expr> {
+fn set_once(ph: &Phase, s: u16) -> Option<&Expr> {
     let mut sets = ph.nodes.iter().filter(|n| writes(n, s));
     match (sets.next(), sets.next()) {
         (Some(Node::Assign(_, AssignOp::Set, v)), None) => Some(v),
@@ -92,7 +92,7 @@ fn fixed(ph: &Phase, s: u16) -> bool {
 
 /// `e` with every read of local `s` that it does not bind itself replaced
 /// by `with`.
-pub(super) fn subst(e: &mut Expr, s: u16, with: &Expr) {
+fn subst(e: &mut Expr, s: u16, with: &Expr) {
     match e {
         Expr::Local(x) if *x == s => *e = with.clone(),
         Expr::Bind(args, body) => {

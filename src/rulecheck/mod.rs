@@ -46,7 +46,6 @@ pub mod explore;
 mod explore_aim;
 mod explore_branch;
 mod explore_budget;
-mod explore_call;
 mod explore_dist;
 mod explore_link;
 mod explore_loop;
