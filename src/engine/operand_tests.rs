@@ -279,3 +279,35 @@ fn jump_code_gives_the_tree_values() {
         }
     }
 }
+
+/// An `any` with a filter inside a condition: as a lone test, in chains,
+/// negated, nested in another's filter and inside jump code, with each
+/// shape of filter (one atom, `and`, `or`, jump code), gives the tree's
+/// values; a fault inside its filter is reported, and none past a
+/// short-circuit.
+#[test]
+fn any_in_conditions_gives_the_tree_values() {
+    let g = game(
+        "",
+        "\"a\" when any(c in pile where c.v == 2) and not any(c in out where c.v >= 0) { }\n\
+         \"b\" when any(c in pile where c.v > 1 and c.v < 3 and c.v != 9) { }\n\
+         \"c\" when any(c in pile where c.v == 9 or c.v == 3) { }\n\
+         \"d\" when any(c in pile where (c.v == 1 or c.v == 9) and (c.v == 9 or count(out) == 0)) { }\n\
+         \"e\" when (count(out) == 1 or any(k in 1..3 where any(c in pile where c.v == k + 2))) and count(pile) == 3 { }\n\
+         \"f\" when any(c in pile where c.v > 3) or not any(k in 1..3 where k == 2) { }\n\
+         \"h\" when any(c in pile where c.v >= 1 or top(out).v == 1) or top(out).v == 1 { }\n\
+         \"i\" when count(out) == 1 and any(c in out where top(out).v == 1) { }",
+    );
+    assert_eq!(legal(&g), ["a", "b", "c", "d", "e", "h"]);
+    for guard in [
+        "any(c in pile where top(out).v == c.v) or count(pile) == 3",
+        "count(pile) == 3 and not any(c in pile where c.v == 1 and top(out).v == 1)",
+    ] {
+        let g = game("", &format!("\"x\" when {guard} {{ }}"));
+        match State::new(&g, 2, 1, &g.default_options()) {
+            Err(EngineError::Fault { fault, .. }) => assert_eq!(fault, Fault::NoCard, "{guard}"),
+            Err(other) => panic!("{guard}: expected NoCard, got {other:?}"),
+            Ok(_) => panic!("{guard}: expected NoCard, got no fault"),
+        }
+    }
+}
