@@ -118,8 +118,32 @@ impl Source {
     /// 1-based line number of a byte offset.
     pub fn line_of(&self, offset: u32) -> usize {
         let end = (offset as usize).min(self.text.len());
-        self.text[..end].bytes().filter(|b| *b == b'\n').count() + 1
+        self.text.as_bytes()[..end]
+            .iter()
+            .filter(|b| **b == b'\n')
+            .count()
+            + 1
     }
+}
+
+/// `at` moved back to the start of the character it falls in, and into
+/// `text`. A span found while repairing a broken file may end inside the
+/// repair's own text, which can fall within a character of the file.
+fn floor_char(text: &str, at: usize) -> usize {
+    let mut at = at.min(text.len());
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
+}
+
+/// `at` moved on to the end of the character it falls in, and into `text`.
+fn ceil_char(text: &str, at: usize) -> usize {
+    let mut at = at.min(text.len());
+    while !text.is_char_boundary(at) {
+        at += 1;
+    }
+    at
 }
 
 /// One problem in a rules file.
@@ -198,13 +222,21 @@ impl miette::Diagnostic for Report<'_> {
         Some(&self.src)
     }
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
-        Some(Box::new(self.diag.labels.iter().map(|(span, text)| {
-            LabeledSpan::new(
-                Some(text.clone()),
-                span.start as usize,
-                span.len().max(usize::from(span.is_empty())),
-            )
-        })))
+        let src: &str = self.src.inner();
+        Some(Box::new(self.diag.labels.iter().map(
+            move |(span, text)| {
+                // whole characters only: miette slices the text at the span
+                let start = floor_char(src, span.start as usize);
+                let end = ceil_char(src, (span.end as usize).max(start));
+                let len = if end > start {
+                    end - start
+                } else {
+                    // an empty span marks its character (one column at the end)
+                    (ceil_char(src, start + 1) - start).max(1)
+                };
+                LabeledSpan::new(Some(text.clone()), start, len)
+            },
+        )))
     }
 }
 
@@ -296,7 +328,7 @@ impl Diagnostics {
     fn too_wide(&self, d: &Diagnostic) -> bool {
         let text = &self.source.text;
         d.labels.iter().any(|(span, _)| {
-            let end = (span.end as usize).min(text.len());
+            let end = floor_char(text, span.end as usize);
             let start = text[..end].rfind('\n').map_or(0, |i| i + 1);
             end - start > 50_000
         })
@@ -307,7 +339,7 @@ impl Diagnostics {
         use std::fmt::Write;
         let _ = writeln!(out, "{}\n\n  × {}", d.code, d.message);
         for (span, label) in &d.labels {
-            let at = (span.start as usize).min(self.source.text.len());
+            let at = floor_char(&self.source.text, span.start as usize);
             let line_start = self.source.text[..at].rfind('\n').map_or(0, |i| i + 1);
             let col = self.source.text[line_start..at].chars().count() + 1;
             let line = self.source.line_of(span.start);
