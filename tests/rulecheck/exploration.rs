@@ -12,6 +12,12 @@ use grail::{Game, State};
 
 const STREAK: &str = "tests/rulecheck/explore/lucky_streak.rules";
 
+/// The codes of the first file's findings, in report order.
+fn finding_codes(report: &Report) -> Vec<&str> {
+    let findings = &report.files[0].findings;
+    findings.iter().map(|f| f.diag.code.as_str()).collect()
+}
+
 fn run(path: &str, games: u64, budget: Budget, jobs: usize) -> Report {
     let plan = Plan {
         games,
@@ -72,11 +78,7 @@ const DIAL: &str = "tests/rulecheck/explore/dial.rules";
 #[test]
 fn a_defect_behind_an_exact_total_is_found_by_branch_distance() {
     let without = run(DIAL, 1000, Budget::Off, 2);
-    let codes: Vec<&str> = without.files[0]
-        .findings
-        .iter()
-        .map(|f| f.diag.code.as_str())
-        .collect();
+    let codes = finding_codes(&without);
     assert_eq!(
         codes,
         ["never-fired"],
@@ -127,11 +129,7 @@ const FAR_SQUARE: &str = "tests/rulecheck/explore/far_square.rules";
 #[test]
 fn a_fault_behind_a_far_square_is_found_by_the_distance_on_squares() {
     let without = run(FAR_SQUARE, 1000, Budget::Off, 2);
-    let codes: Vec<&str> = without.files[0]
-        .findings
-        .iter()
-        .map(|f| f.diag.code.as_str())
-        .collect();
+    let codes = finding_codes(&without);
     assert_eq!(
         codes,
         ["never-fired"],
@@ -269,11 +267,7 @@ fn camelot101_levels_note_what_their_options_switch_off() {
 #[test]
 fn without_exploration_the_rare_line_only_never_ran() {
     let report = run(STREAK, 1000, Budget::Off, 2);
-    let codes: Vec<&str> = report.files[0]
-        .findings
-        .iter()
-        .map(|f| f.diag.code.as_str())
-        .collect();
+    let codes = finding_codes(&report);
     assert_eq!(codes, ["never-fired"], "{}", report.files[0].render_plain());
 }
 
