@@ -37,7 +37,6 @@
 
 use super::explore_branch as branch;
 use super::explore_dist::Target;
-use super::explore_front::{self as front, Point};
 use super::explore_measure::features;
 use super::explore_play::{Aims, Job, Trace, guarded};
 use super::playout::Table;
@@ -58,8 +57,6 @@ pub const MIN_GAMES: u64 = 256;
 pub const PLATEAU: u64 = 2048;
 /// How often a mutation aims at a branch no game has taken.
 const AIM: f64 = 0.6;
-/// How often an aimed mutation at a conjunction starts from its front.
-const FRONT: f64 = 0.5;
 /// Mixed into the run seed for the exploration's own games.
 const SALT: u64 = 0xe8b1_07e5_0000_0017;
 
@@ -179,9 +176,6 @@ struct Search<'s, 'a> {
     best: Nearest,
     /// The same for a target's distance outside its guard.
     best_proxy: Nearest,
-    /// By target whose distance is a conjunction: the Pareto front of the
-    /// conjuncts' distances (`explore_front.rs`).
-    fronts: BTreeMap<(u16, u32, bool, u16), Vec<Point>>,
 }
 
 impl<'s, 'a> Search<'s, 'a> {
@@ -216,7 +210,6 @@ impl<'s, 'a> Search<'s, 'a> {
             last_find: 0,
             best: BTreeMap::new(),
             best_proxy: BTreeMap::new(),
-            fronts: BTreeMap::new(),
             s,
         }
     }
@@ -251,21 +244,14 @@ impl<'s, 'a> Search<'s, 'a> {
             (!targets.is_empty() && m.random_bool(AIM)).then(|| m.random_range(0..targets.len()));
         let mut upto = parent.picks.len();
         // from the game nearest the guard, or nearest outside it
-        let fronts = &self.fronts;
         let nearest = aim.and_then(|k| {
             let key = targets[k].key();
-            if let Some(f) = fronts.get(&key).filter(|f| !f.is_empty())
-                && m.random_bool(FRONT)
-            {
-                return front::pick(f, m);
-            }
-            let at = match (self.best.get(&key), self.best_proxy.get(&key)) {
+            match (self.best.get(&key), self.best_proxy.get(&key)) {
                 (Some(b), Some(p)) => Some(if m.random_bool(0.5) { b } else { p }),
                 (b, p) => b.or(p),
-            };
-            at.map(|&(_, id, moves)| (id, moves))
+            }
         });
-        if let Some((id, moves)) = nearest
+        if let Some(&(_, id, moves)) = nearest
             && m.random_bool(0.75)
         {
             parent = &self.x.finds[id as usize];
@@ -346,27 +332,10 @@ impl<'s, 'a> Search<'s, 'a> {
     }
 
     /// Whether a game came nearer a target or pushed a measure further than
-    /// any before, and whether it joined a target's front.
-    fn nearer(&mut self, tr: &Trace, targets: &[Target], job: &Job) -> (bool, bool) {
+    /// any before.
+    fn nearer(&mut self, tr: &Trace, targets: &[Target], job: &Job) -> bool {
         let (mut new, column) = (false, job.column);
         let id = self.x.finds.len() as u32;
-        let mut fronted = false;
-        if tr.incident.is_none() {
-            for (k, points) in tr.fronts.iter().enumerate() {
-                if points.is_empty() {
-                    continue;
-                }
-                let f = self.fronts.entry(targets[k].key()).or_default();
-                for p in points {
-                    let record = front::most_met(f) < front::met(&p.parts);
-                    let kept = front::offer(f, &p.parts, id, p.moves, front::CAP);
-                    fronted |= kept;
-                    // meeting more conjuncts at once than any game before
-                    // is progress
-                    new |= kept && record;
-                }
-            }
-        }
         // a game that failed is no line to build on
         if let Some(k) = job.aim
             && tr.incident.is_none()
@@ -390,7 +359,7 @@ impl<'s, 'a> Search<'s, 'a> {
                 new = true;
             }
         }
-        (new, fronted)
+        new
     }
 
     /// A fault, softlock or broken invariant the random games did not meet.
@@ -425,8 +394,7 @@ impl<'s, 'a> Search<'s, 'a> {
         self.x.games += 1;
         let id = self.x.finds.len() as u32;
         let covered = self.cover(&tr, id, job.game);
-        let (nearer, fronted) = self.nearer(&tr, targets, &job);
-        let new = nearer || covered;
+        let new = self.nearer(&tr, targets, &job) || covered;
         let find = Find {
             column: job.column,
             seed: job.seed,
@@ -444,9 +412,6 @@ impl<'s, 'a> Search<'s, 'a> {
         } else if new {
             self.corpus.push(id);
             self.last_find = job.game + 1;
-            self.x.finds.push(find);
-        } else if fronted {
-            // on a front only: a line to aim from, not progress
             self.x.finds.push(find);
         }
     }

@@ -105,32 +105,6 @@ impl Target {
             state,
         )
     }
-
-    /// How many conjuncts its distance sums (the leaves of its nested
-    /// `and`s; 1 for a distance that is no conjunction).
-    pub fn arity(&self) -> usize {
-        fn count(d: &Dist) -> usize {
-            match d {
-                Dist::And(ds) => ds.iter().map(count).sum(),
-                _ => 1,
-            }
-        }
-        count(&self.dist)
-    }
-
-    /// The distance of each conjunct, in order, into `out` (cleared first):
-    /// their sum is [`Target::distance`].
-    pub fn parts(&self, game: &Game, state: &State, out: &mut Vec<u32>) {
-        fn leaves(d: &Compiled, game: &Game, st: &State, out: &mut Vec<u32>) {
-            match d {
-                Compiled::And(ds) => ds.iter().for_each(|d| leaves(d, game, st, out)),
-                d => out.push(eval(d, game, st)),
-            }
-        }
-        out.clear();
-        let code = self.code.get_or_init(|| Compiled::new(game, &self.dist));
-        leaves(code, game, state, out);
-    }
 }
 
 fn eval(d: &Compiled, game: &Game, st: &State) -> u32 {

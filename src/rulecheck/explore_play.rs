@@ -5,7 +5,6 @@
 
 use super::explore_branch as branch;
 use super::explore_dist::Target;
-use super::explore_front::{self as front, Point};
 use super::explore_measure::look_ahead;
 use super::playout::{Table, audit, fault_at, kind_of};
 use super::stats::{At, Kind, Layout};
@@ -49,12 +48,6 @@ pub(super) struct Trace {
     /// For the aimed target: the nearest its distance outside its guard
     /// came at a decision, and after how many moves.
     pub(super) near_proxy: (u32, u32),
-    /// For each target whose distance is a conjunction: the game's own
-    /// Pareto front of the conjuncts' distances where its guard ran
-    /// (`explore_front.rs`; ids 0).
-    pub(super) fronts: Vec<Vec<Point>>,
-    /// Scratch for one measure's conjuncts.
-    parts: Vec<u32>,
 }
 
 /// The branch targets of a round, and for each flat node its target.
@@ -74,8 +67,6 @@ impl Trace {
             incident: None,
             near: vec![(u32::MAX, 0); targets],
             near_proxy: (u32::MAX, 0),
-            fronts: vec![Vec::new(); targets],
-            parts: Vec::new(),
         }
     }
 
@@ -306,7 +297,6 @@ fn step(
 ) -> Result<(), crate::engine::EngineError> {
     let (game, layout) = (t.game, t.layout);
     let (nodes, near) = (&mut tr.nodes, &mut tr.near);
-    let (fronts, parts) = (&mut tr.fronts, &mut tr.parts);
     state.apply_looking(game, action, &mut |st: &State, p, n| {
         let i = layout.node(p, n);
         if nodes[i] == u32::MAX {
@@ -320,13 +310,7 @@ fn step(
             if (tg.phase, tg.at) != (p, n) {
                 break;
             }
-            let d = if tg.arity() > 1 {
-                tg.parts(game, st, parts);
-                front::offer(&mut fronts[k], parts, 0, taken, front::LOCAL);
-                parts.iter().fold(0u32, |s, d| s.saturating_add(*d))
-            } else {
-                tg.distance(game, st)
-            };
+            let d = tg.distance(game, st);
             if d < near[k].0 {
                 near[k] = (d, taken);
             }
@@ -354,8 +338,6 @@ pub(super) fn guarded(
         hi: Vec::new(),
         near: Vec::new(),
         near_proxy: (u32::MAX, 0),
-        fronts: Vec::new(),
-        parts: Vec::new(),
         incident: Some((
             Kind::RuleFault,
             At::Game,

@@ -47,7 +47,6 @@ mod explore_aim;
 mod explore_branch;
 mod explore_budget;
 mod explore_dist;
-mod explore_front;
 mod explore_link;
 mod explore_loop;
 mod explore_measure;
