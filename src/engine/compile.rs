@@ -239,6 +239,9 @@ fn value_plain(g: &Graph, e: &Expr) -> Val {
             super::cond::Test::One(super::cond::Atom::IsNot(x)) => {
                 Box::new(move |cx| i32::from(x.get(cx) == 0))
             }
+            super::cond::Test::One(super::cond::Atom::IsNotF(f)) => {
+                Box::new(move |cx| i32::from(f(cx) == 0))
+            }
             t => t.apply(Truth),
         },
         Expr::Neg(x) => {

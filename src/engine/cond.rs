@@ -8,7 +8,7 @@
 //! when the sharing of common sub-expressions (`cse.rs`) gives it nothing
 //! of its own to do.
 
-use super::compile::{Cx, konst};
+use super::compile::{Cx, Val, konst};
 use super::operand::{Arg, arg, attr};
 use crate::graph::Graph;
 use crate::hir::Expr;
@@ -130,6 +130,17 @@ pub(crate) enum Atom {
     /// An operand written into a local; holds (a binding of jump code,
     /// `jump.rs`, which never negates it).
     Set(usize, Arg),
+    // The most frequent operand forms of the atoms above, each read by
+    // its own atom: one jump on the atom's form instead of one more on
+    // each operand's (`fused` makes them).
+    /// `Is` of a call of compiled code.
+    IsF(Val),
+    /// `IsNot` of a call of compiled code.
+    IsNotF(Val),
+    /// `In` of a call of compiled code.
+    InF(Val, Band),
+    /// `Set` of a local.
+    SetL(usize, usize),
 }
 
 impl Atom {
@@ -145,7 +156,22 @@ impl Atom {
             Atom::AttrIn(na, a, s, b) => Atom::AttrIn(na, a, s, b.not()),
             Atom::Is(x) => Atom::IsNot(x),
             Atom::IsNot(x) => Atom::Is(x),
-            a @ Atom::Set(..) => a,
+            a @ (Atom::Set(..) | Atom::SetL(..)) => a,
+            Atom::IsF(f) => Atom::IsNotF(f),
+            Atom::IsNotF(f) => Atom::IsF(f),
+            Atom::InF(f, b) => Atom::InF(f, b.not()),
+        }
+    }
+
+    /// This atom with its most frequent operand forms read by an atom of
+    /// their own (the same reads in the same order).
+    pub(super) fn fused(self) -> Atom {
+        match self {
+            Atom::Is(Arg::F(f)) => Atom::IsF(f),
+            Atom::IsNot(Arg::F(f)) => Atom::IsNotF(f),
+            Atom::In(Arg::F(f), b) => Atom::InF(f, b),
+            Atom::Set(s, Arg::L(l)) => Atom::SetL(s, l),
+            a => a,
         }
     }
 
@@ -181,6 +207,13 @@ impl Atom {
             Atom::Set(s, x) => {
                 let v = x.get(cx);
                 cx.locals[*s] = v;
+                true
+            }
+            Atom::IsF(f) => f(cx) != 0,
+            Atom::IsNotF(f) => f(cx) == 0,
+            Atom::InF(f, b) => b.holds(f(cx)),
+            Atom::SetL(s, l) => {
+                cx.locals[*s] = cx.locals[*l];
                 true
             }
         }
@@ -248,6 +281,7 @@ impl Test {
                 b.holds(attr(cx, k, na, a))
             }),
             Test::One(Atom::LocalIn(s, b)) => u.with(move |cx| b.holds(cx.locals[s])),
+            Test::One(Atom::IsF(f)) => u.with(move |cx| f(cx) != 0),
             Test::One(a) => u.with(move |cx| a.eval(cx)),
             Test::All(atoms) => u.with(move |cx| all(&atoms, cx)),
             Test::Any(atoms) => u.with(move |cx| any(&atoms, cx)),
@@ -296,8 +330,13 @@ impl Test {
 
 /// Compile a condition without a chain.
 pub(super) fn atom(g: &Graph, e: &Expr) -> Atom {
+    atom_of(g, e).fused()
+}
+
+/// [`atom`] before its operand forms are fused.
+fn atom_of(g: &Graph, e: &Expr) -> Atom {
     if let Some(body) = super::inline::through(g, e) {
-        return atom(g, &body);
+        return atom_of(g, &body);
     }
     if super::cse::plain(e) {
         match e {

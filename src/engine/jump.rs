@@ -165,7 +165,8 @@ impl Gen<'_> {
                 Expr::Bind(binds, body) if !super::memo::worth(binds, body) => {
                     let mut next = self.emit(body, t, f);
                     for (s, v) in binds.iter().rev() {
-                        next = self.push(Atom::Set(*s as usize, arg(g, v)), next, next);
+                        let set = Atom::Set(*s as usize, arg(g, v)).fused();
+                        next = self.push(set, next, next);
                     }
                     return next;
                 }
