@@ -189,29 +189,21 @@ impl State {
             let ops = g.ops(fr.phase);
             let base = fr.base as usize;
             let mut pc = fr.pc;
-            // One step counted, checked against the budget and shown to
-            // the visitor: before each node, whether it is dispatched by
-            // the `match` below or run in the tail of the one before it.
-            macro_rules! tick {
-                () => {
-                    self.steps += 1;
-                    if self.steps > budget {
-                        self.set_pc(pc);
-                        return Err((Fault::Runaway, (fr.phase, pc)));
-                    }
-                    if V::READS_STATE {
-                        self.set_pc(pc);
-                    }
-                    visit.visit(self, fr.phase, pc);
-                };
-            }
             // ops in registers until a node needs the interpreter
             loop {
-                tick!();
+                self.steps += 1;
+                if self.steps > budget {
+                    self.set_pc(pc);
+                    return Err((Fault::Runaway, (fr.phase, pc)));
+                }
+                if V::READS_STATE {
+                    self.set_pc(pc);
+                }
+                visit.visit(self, fr.phase, pc);
                 let r = match ops[pc as usize] {
                     Op::Jump(t) => {
                         pc = t;
-                        Ok(())
+                        continue;
                     }
                     Op::JumpIfNot(c, t) => self.operand(g, base, c).map(|v| {
                         pc = if v != 0 { pc + 1 } else { t };
@@ -243,7 +235,7 @@ impl State {
                             self.scratch.truncate(at);
                         }
                         pc = t;
-                        Ok(())
+                        continue;
                     }
                     Op::Move(what, to, bottom) => match self.card_and_zone(g, base, what, to) {
                         Ok((c, z)) => {
@@ -388,31 +380,6 @@ impl State {
                 if let Err(f) = r {
                     self.set_pc(pc);
                     return Err((f, (fr.phase, pc)));
-                }
-                // Fused pairs: the jumps that follow an op (the end of a
-                // loop's body or of an `if` arm) and then a loop's next
-                // element (after its back edge or its start) run here,
-                // each counted and visited as its own step, without the
-                // indirect jump of the `match` on the op's kind.
-                while let Op::Jump(t) = ops[pc as usize] {
-                    tick!();
-                    pc = t;
-                }
-                if let Op::ForNext {
-                    slot,
-                    iter,
-                    filter,
-                    exit,
-                } = ops[pc as usize]
-                {
-                    tick!();
-                    match self.for_next(g, base, slot, iter, filter) {
-                        Ok(keep) => pc = if keep { pc + 1 } else { exit },
-                        Err(f) => {
-                            self.set_pc(pc);
-                            return Err((f, (fr.phase, pc)));
-                        }
-                    }
                 }
             }
         }
