@@ -466,3 +466,66 @@ fn hostile_documents_get_answers() {
     c.notify("exit", Value::Null);
     assert!(c.child.wait().expect("exits").success());
 }
+
+/// Raw bytes to `grail lsp`; its exit code, standard output and error.
+fn lsp_raw(input: &[u8]) -> (Option<i32>, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_grail"))
+        .arg("lsp")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start grail lsp");
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin.write_all(input).expect("write");
+    drop(stdin);
+    let out = child.wait_with_output().expect("exits");
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    (out.status.code(), text(&out.stdout), text(&out.stderr))
+}
+
+fn framed(body: &str) -> String {
+    format!("Content-Length: {}\r\n\r\n{body}", body.len())
+}
+
+/// Broken framing: a body that is not JSON-RPC is skipped with a line on
+/// standard error and the session goes on; a `Content-Length` of 2^64 - 1
+/// or a header that is not one ends the server with exit 1 and a line
+/// saying why, never a panic or an allocation of the announced size.
+#[test]
+fn broken_frames_are_said_not_panicked() {
+    let init =
+        framed(r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{}}}"#);
+    let inited = framed(r#"{"jsonrpc":"2.0","method":"initialized","params":{}}"#);
+    let bye = framed(r#"{"jsonrpc":"2.0","id":9,"method":"shutdown"}"#)
+        + &framed(r#"{"jsonrpc":"2.0","method":"exit"}"#);
+    for bad in [framed("{not json"), framed("[1,2,3]")] {
+        let (code, out, err) = lsp_raw(format!("{init}{inited}{bad}{bye}").as_bytes());
+        assert_eq!(code, Some(0), "{err}");
+        assert!(out.contains(r#""id":9,"result":null"#), "{out}");
+        assert!(
+            err.contains("grail lsp: skipped: a message is not JSON-RPC"),
+            "{err}"
+        );
+    }
+    for (bad, why) in [
+        (
+            "Content-Length: 18446744073709551615\r\n\r\n{}".to_string(),
+            "the input ended inside a message",
+        ),
+        (
+            "Content-Length: 1e9\r\n\r\n{}".to_string(),
+            "Content-Length `1e9` is not a whole number of bytes",
+        ),
+        (
+            format!("{}\r\n", "x".repeat(5000)),
+            "longer than 1024 bytes",
+        ),
+        ("Content-Length: 2\n\n{}".to_string(), "malformed header"),
+    ] {
+        let (code, _, err) = lsp_raw(format!("{init}{inited}{bad}{bye}").as_bytes());
+        assert_eq!(code, Some(1), "{err}");
+        assert!(err.contains(why), "{err}");
+        assert!(!err.contains("panicked"), "{err}");
+    }
+}

@@ -27,6 +27,7 @@ pub struct FmtArgs {
 /// Format a rules file. A file with a syntax error is not formatted: its
 /// diagnostics come back instead.
 pub fn format(src: &str) -> Result<String, Vec<Diagnostic>> {
+    let src = &*lone_cr_to_lf(src);
     let (before, diags) = crate::syntax::parse_file(src);
     if diags.iter().any(Diagnostic::is_error) {
         return Err(diags);
@@ -181,6 +182,22 @@ fn space(
         return !ends_operand(Some(prev), src);
     }
     true
+}
+
+/// Old Mac line endings (a carriage return alone) read as newlines, byte
+/// for byte as `grail check` reads them, so places in diagnostics stay
+/// right; without this the layout saw the whole file as one line.
+pub fn lone_cr_to_lf(src: &str) -> std::borrow::Cow<'_, str> {
+    let b = src.as_bytes();
+    let lone = |i: usize| b[i] == b'\r' && b.get(i + 1) != Some(&b'\n');
+    if !(0..b.len()).any(lone) {
+        return std::borrow::Cow::Borrowed(src);
+    }
+    let fixed: String = src
+        .char_indices()
+        .map(|(i, c)| if c == '\r' && lone(i) { '\n' } else { c })
+        .collect();
+    std::borrow::Cow::Owned(fixed)
 }
 
 /// The canonical layout of a token stream (no parse check): see the module
@@ -508,9 +525,10 @@ pub fn run(args: FmtArgs) -> u8 {
         let formatted = match format(&text) {
             Ok(f) => format!("{bom}{f}"),
             Err(diags) => {
+                // the places are those of the text as `format` read it
                 let mut d = crate::diag::Diagnostics::new(crate::diag::Source::new(
                     name.as_str(),
-                    text.as_str(),
+                    lone_cr_to_lf(&text).as_ref(),
                 ));
                 d.items = diags;
                 eprint!("{}", d.render_auto());

@@ -1,6 +1,6 @@
 //! `grail lsp`: a language server over standard input and output, built on
 //! `lsp-server` and `lsp-types`. Owns the message loop and the open
-//! documents; [`analysis`] indexes a document, [`features`] answers
+//! documents; [`transport`] reads and writes the messages; [`analysis`] indexes a document, [`features`] answers
 //! questions about a name, [`outline`] about a whole document. Every change
 //! re-runs the checker (whole file; fast enough, see docs/editing.md) and
 //! publishes its diagnostics.
@@ -14,6 +14,7 @@ pub mod decls;
 pub mod features;
 pub mod outline;
 pub mod text;
+pub mod transport;
 
 use analysis::Analysis;
 use lsp_server::{Connection, Message, Notification, Request, RequestId, Response};
@@ -65,23 +66,35 @@ fn capabilities() -> ServerCapabilities {
 
 /// Run the server until the client says `exit`; returns the exit code.
 pub fn run() -> u8 {
-    let (conn, io) = Connection::stdio();
+    let (conn, io) = transport::stdio();
     let caps = match serde_json::to_value(capabilities()) {
         Ok(c) => c,
         Err(_) => return 1,
     };
     if let Err(e) = conn.initialize(caps) {
-        eprintln!("grail lsp: {e}");
-        return 1;
+        return match io.finish(conn) {
+            Err(why) => {
+                eprintln!("grail lsp: {why}");
+                1
+            }
+            Ok(()) => {
+                eprintln!("grail lsp: {e}");
+                1
+            }
+        };
     }
     let mut server = Server {
         conn,
         docs: HashMap::new(),
     };
     let code = server.main_loop();
-    drop(server);
-    let _ = io.join();
-    code
+    match io.finish(server.conn) {
+        Err(why) => {
+            eprintln!("grail lsp: {why}");
+            1
+        }
+        Ok(()) => code,
+    }
 }
 
 impl Server {
