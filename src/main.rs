@@ -32,7 +32,11 @@ enum Cmd {
         phase: Option<String>,
     },
     /// Check rules files and print every diagnostic.
-    Check { files: Vec<PathBuf> },
+    Check {
+        /// Rules files to check (at least one).
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
     /// Rewrite rules files in the canonical layout (docs/editing.md).
     Fmt(grail::fmt::FmtArgs),
     /// Run the language server on standard input and output (docs/editing.md).

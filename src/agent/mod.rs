@@ -137,9 +137,18 @@ impl std::str::FromStr for AgentKind {
             ));
         };
         let budget = parse_budget(budget).ok_or_else(|| {
-            format!(
-                "bad budget `{budget}` in `{s}`: write a number of iterations (1 to 1000000) or a time such as 50ms"
-            )
+            let digits = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
+            let time = budget.strip_suffix("ms").or(budget.strip_suffix('s'));
+            if time.is_some_and(digits) {
+                format!(
+                    "bad time `{budget}` in `{s}`: a time per move is 1ms to {MAX_MILLIS}ms, or 1s to {}s",
+                    MAX_MILLIS / 1000
+                )
+            } else {
+                format!(
+                    "bad budget `{budget}` in `{s}`: write a number of iterations (1 to 1000000) or a time such as 50ms"
+                )
+            }
         })?;
         let mut cap = None;
         for extra in parts {
@@ -164,14 +173,17 @@ impl std::str::FromStr for AgentKind {
     }
 }
 
+/// The longest time per move of a search agent: ten minutes.
+pub const MAX_MILLIS: u32 = 600_000;
+
 fn parse_budget(s: &str) -> Option<Budget> {
     if let Some(ms) = s.strip_suffix("ms") {
         let ms: u32 = ms.parse().ok()?;
-        return (1..=600_000).contains(&ms).then_some(Budget::Millis(ms));
+        return (1..=MAX_MILLIS).contains(&ms).then_some(Budget::Millis(ms));
     }
     if let Some(secs) = s.strip_suffix('s') {
         let secs: u32 = secs.parse().ok()?;
-        return (1..=600)
+        return (1..=MAX_MILLIS / 1000)
             .contains(&secs)
             .then_some(Budget::Millis(secs * 1000));
     }
@@ -184,6 +196,24 @@ fn parse_budget(s: &str) -> Option<Budget> {
 #[cfg(test)]
 mod tests {
     use super::AgentKind;
+
+    #[test]
+    fn a_time_budget_at_and_past_its_limit() {
+        for ok in ["mcts:600000ms", "mcts:600s", "ismcts:1ms", "mc:1s"] {
+            assert!(ok.parse::<AgentKind>().is_ok(), "{ok}");
+        }
+        for bad in [
+            "mcts:600001ms",
+            "mcts:601s",
+            "mcts:0ms",
+            "mcts:99999999999ms",
+        ] {
+            let e = bad.parse::<AgentKind>().unwrap_err();
+            assert!(e.contains("1ms to 600000ms, or 1s to 600s"), "{bad}: {e}");
+        }
+        let e = "mcts:lots".parse::<AgentKind>().unwrap_err();
+        assert!(e.contains("bad budget `lots`"), "{e}");
+    }
 
     #[test]
     fn agent_names_round_trip() {
