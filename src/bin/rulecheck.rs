@@ -106,8 +106,14 @@ struct CheckArgs {
     max_decisions: u32,
     /// Guided exploration after the random games, per file: a time (10s,
     /// 500ms), a number of games (2000, deterministic; played on while it
-    /// still finds new code, up to 4 times as many) or 0 (off).
-    #[arg(long, default_value = "10s", value_name = "BUDGET")]
+    /// still finds new code, up to 4 times as many) or 0 (off); a time is
+    /// at most 86400s (a day).
+    #[arg(
+        long,
+        default_value = "10s",
+        value_name = "BUDGET",
+        allow_hyphen_values = true
+    )]
     explore: String,
     /// Play only the K-th of N slices of the games and write a part file
     /// for `rulecheck merge` (to --out, or stdout). `auto` takes K and N

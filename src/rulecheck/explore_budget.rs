@@ -20,6 +20,9 @@ impl Default for Budget {
     }
 }
 
+/// The longest time `--explore` searches a file: a day.
+pub const MAX_SECS: u64 = 86_400;
+
 impl Budget {
     /// `10s`, `1.5s`, `500ms` (time), `2000` (games), `0` (off).
     pub fn parse(arg: &str) -> Result<Budget, String> {
@@ -39,7 +42,10 @@ impl Budget {
         match secs {
             Some(s) if !s.is_finite() || s < 0.0 => Err(bad()),
             Some(0.0) => Ok(Budget::Off),
-            Some(s) => Ok(Budget::Time(Duration::from_secs_f64(s.min(86_400.0)))),
+            Some(s) if s > MAX_SECS as f64 => Err(format!(
+                "--explore takes a time of at most {MAX_SECS}s (a day), not `{arg}`"
+            )),
+            Some(s) => Ok(Budget::Time(Duration::from_secs_f64(s))),
             None => match t.parse::<u64>().map_err(|_| bad())? {
                 0 => Ok(Budget::Off),
                 n => Ok(Budget::Games(n)),
@@ -94,6 +100,17 @@ mod tests {
             Ok(Budget::Time(Duration::from_millis(500)))
         );
         assert!(Budget::parse("-1s").is_err());
+        // a day at most, said rather than cut short in silence
+        assert_eq!(
+            Budget::parse("86400s"),
+            Ok(Budget::Time(Duration::from_secs(86_400)))
+        );
+        assert!(
+            Budget::parse("86400001ms")
+                .unwrap_err()
+                .contains("at most 86400s")
+        );
+        assert!(Budget::parse("99999999999s").is_err());
         assert!(Budget::parse("ten").is_err());
     }
 
