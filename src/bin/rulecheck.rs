@@ -214,7 +214,16 @@ fn plan(a: &CheckArgs) -> Plan {
         seed: a.seed,
         agent: a.agent.name().to_string(),
         max_decisions: a.max_decisions,
-        players: a.players.clone(),
+        // a table size given twice is one column, not two of the same
+        players: a.players.as_ref().map(|ns| {
+            let mut once: Vec<usize> = Vec::with_capacity(ns.len());
+            for &n in ns {
+                if !once.contains(&n) {
+                    once.push(n);
+                }
+            }
+            once
+        }),
         sets: a.set.clone(),
         variants,
         varies,

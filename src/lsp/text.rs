@@ -71,7 +71,8 @@ pub fn uri_to_path(uri: &Uri) -> Option<PathBuf> {
     while i < bytes.len() {
         if bytes[i] == b'%'
             && i + 2 < bytes.len()
-            && let Ok(b) = u8::from_str_radix(&s[i + 1..i + 3], 16)
+            && let Ok(hex) = std::str::from_utf8(&bytes[i + 1..i + 3])
+            && let Ok(b) = u8::from_str_radix(hex, 16)
         {
             out.push(b);
             i += 3;
@@ -94,4 +95,16 @@ pub fn path_to_uri(path: &Path) -> Option<Uri> {
         }
     }
     Uri::from_str(&s).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn percent_escapes_decode_up_to_the_last_byte() {
+        let path = |u: &str| uri_to_path(&Uri::from_str(u).expect("uri"));
+        assert_eq!(path("file:///a%20b%41"), Some(PathBuf::from("/a bA")));
+        assert_eq!(path("file:///%C3%A9"), Some(PathBuf::from("/é")));
+    }
 }
