@@ -259,11 +259,11 @@ fn value_plain(g: &Graph, e: &Expr) -> Val {
                 .iter()
                 .map(|(s, v)| (*s as usize, arg(g, v)))
                 .collect();
-            let remember = super::memo::worth(binds_e, body_e);
-            let body = arg(g, body_e);
-            if remember {
-                return remembered(binds, body);
+            let whole = konst(t, body_e).is_none() && !matches!(**body_e, Expr::Bind(..));
+            if whole && super::memo::worth(binds_e, body_e) {
+                return remembered(binds, body_parts(g, body_e));
             }
+            let body = arg(g, body_e);
             if binds.len() == 1 {
                 let (s, v) = binds.into_iter().next().expect("one binding");
                 return Box::new(move |cx| {
@@ -362,10 +362,45 @@ impl super::cond::UseTest for Choice {
     }
 }
 
+/// A looping body's code as [`value`] gives it, the clearing of its
+/// region's shared values ([`super::cse::region`]) returned apart (its
+/// mask) for the caller to do in its own closure.
+fn body_parts(g: &Graph, e: &Expr) -> (u32, Val) {
+    let _root = super::cse::Root::enter(e);
+    if let Some(k) = super::cse::take_temp(e) {
+        return (0, super::cse::shared(k, value(g, e)));
+    }
+    (super::cse::take_region(e), value_plain(g, e))
+}
+
 /// A user function's expansion whose value is remembered per argument
-/// values within a scope (see `memo.rs`).
-fn remembered(binds: Vec<(usize, Arg)>, body: Arg) -> Val {
+/// values within a scope (see `memo.rs`): one closure per number of
+/// parameters, so the binding is unrolled, and the body's region cleared
+/// here rather than in a closure of its own. Once its watch has switched
+/// remembering off, a call costs the bindings and the body.
+fn remembered(binds: Vec<(usize, Arg)>, (mask, body): (u32, Val)) -> Val {
+    macro_rules! by_count {
+        ($($n:literal)*) => {
+            match binds.len() {
+                $($n => {
+                    let b: [(usize, Arg); $n] = match binds.try_into() {
+                        Ok(b) => b,
+                        Err(_) => unreachable!("{} bindings", $n),
+                    };
+                    remembered_n(b, mask, body)
+                })*
+                n => unreachable!("a remembered function has 1 to {} parameters, not {n}",
+                    super::memo::MAX_ARGS),
+            }
+        };
+    }
+    by_count!(1 2 3 4)
+}
+
+/// [`remembered`] with `N` parameters.
+fn remembered_n<const N: usize>(binds: [(usize, Arg); N], mask: u32, body: Val) -> Val {
     use super::memo::{MAX_ARGS, Watch, get, put, site};
+    const { assert!(N <= MAX_ARGS) };
     let site = site();
     let watch = Watch::new();
     Box::new(move |cx| {
@@ -374,7 +409,8 @@ fn remembered(binds: Vec<(usize, Arg)>, body: Arg) -> Val {
                 let x = v.get(cx);
                 cx.locals[*s] = x;
             }
-            return body.get(cx);
+            cx.valid &= !mask;
+            return body(cx);
         }
         let mut key = [0i32; MAX_ARGS];
         for (i, (s, v)) in binds.iter().enumerate() {
@@ -393,7 +429,8 @@ fn remembered(binds: Vec<(usize, Arg)>, body: Arg) -> Val {
             return v;
         }
         watch.saw(false);
-        let v = body.get(cx);
+        cx.valid &= !mask;
+        let v = body(cx);
         if cx.fault.is_none() {
             put(cx.epoch, site, key, v);
         }
