@@ -12,11 +12,14 @@ pub struct LineIndex {
 }
 
 impl LineIndex {
+    /// A line ends at `\n`, `\r\n` or a lone `\r`, as the protocol says
+    /// (and as `grail check` reads a file).
     pub fn new(text: &str) -> LineIndex {
+        let b = text.as_bytes();
+        let ends = (0..b.len())
+            .filter(|&i| b[i] == b'\n' || (b[i] == b'\r' && b.get(i + 1) != Some(&b'\n')));
         LineIndex {
-            starts: std::iter::once(0)
-                .chain(text.match_indices('\n').map(|(i, _)| i + 1))
-                .collect(),
+            starts: std::iter::once(0).chain(ends.map(|i| i + 1)).collect(),
         }
     }
 
@@ -106,5 +109,17 @@ mod tests {
         let path = |u: &str| uri_to_path(&Uri::from_str(u).expect("uri"));
         assert_eq!(path("file:///a%20b%41"), Some(PathBuf::from("/a bA")));
         assert_eq!(path("file:///%C3%A9"), Some(PathBuf::from("/é")));
+    }
+
+    #[test]
+    fn a_lone_carriage_return_ends_a_line_as_newlines_do() {
+        let text = "ab\rcd\r\nef\ngh";
+        let ix = LineIndex::new(text);
+        assert_eq!(ix.lines(), 4);
+        assert_eq!(ix.position(text, 3), Position::new(1, 0));
+        assert_eq!(ix.position(text, 7), Position::new(2, 0));
+        assert_eq!(ix.position(text, 10), Position::new(3, 0));
+        assert_eq!(ix.offset(text, Position::new(1, 1)), 4);
+        assert_eq!(ix.offset(text, Position::new(0, 9)), 2);
     }
 }
