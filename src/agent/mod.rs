@@ -136,20 +136,7 @@ impl std::str::FromStr for AgentKind {
                 "agent `{name}` needs a budget: `{name}:200` (iterations) or `{name}:50ms`"
             ));
         };
-        let budget = parse_budget(budget).ok_or_else(|| {
-            let digits = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
-            let time = budget.strip_suffix("ms").or(budget.strip_suffix('s'));
-            if time.is_some_and(digits) {
-                format!(
-                    "bad time `{budget}` in `{s}`: a time per move is 1ms to {MAX_MILLIS}ms, or 1s to {}s",
-                    MAX_MILLIS / 1000
-                )
-            } else {
-                format!(
-                    "bad budget `{budget}` in `{s}`: write a number of iterations (1 to 1000000) or a time such as 50ms"
-                )
-            }
-        })?;
+        let budget = parse_budget(budget, s)?;
         let mut cap = None;
         for extra in parts {
             match extra
@@ -176,21 +163,35 @@ impl std::str::FromStr for AgentKind {
 /// The longest time per move of a search agent: ten minutes.
 pub const MAX_MILLIS: u32 = 600_000;
 
-fn parse_budget(s: &str) -> Option<Budget> {
-    if let Some(ms) = s.strip_suffix("ms") {
-        let ms: u32 = ms.parse().ok()?;
-        return (1..=MAX_MILLIS).contains(&ms).then_some(Budget::Millis(ms));
+/// A search agent's budget `b` (in the agent spec `spec`): iterations, or
+/// a time in `ms` or `s` (a time out of range is said as such).
+fn parse_budget(b: &str, spec: &str) -> Result<Budget, String> {
+    let whole = |t: &str| {
+        (!t.is_empty() && t.bytes().all(|c| c.is_ascii_digit()))
+            .then(|| t.parse::<u64>().unwrap_or(u64::MAX))
+    };
+    let millis = match b.strip_suffix("ms").and_then(whole) {
+        Some(ms) => Some(ms),
+        None => b
+            .strip_suffix('s')
+            .and_then(whole)
+            .map(|s| s.saturating_mul(1000)),
+    };
+    if let Some(ms) = millis {
+        return match u32::try_from(ms) {
+            Ok(ms) if (1..=MAX_MILLIS).contains(&ms) => Ok(Budget::Millis(ms)),
+            _ => Err(format!(
+                "bad time `{b}` in `{spec}`: a time per move is 1ms to {MAX_MILLIS}ms, or 1s to {}s",
+                MAX_MILLIS / 1000
+            )),
+        };
     }
-    if let Some(secs) = s.strip_suffix('s') {
-        let secs: u32 = secs.parse().ok()?;
-        return (1..=MAX_MILLIS / 1000)
-            .contains(&secs)
-            .then_some(Budget::Millis(secs * 1000));
+    match b.parse::<u32>() {
+        Ok(n) if (1..=1_000_000).contains(&n) => Ok(Budget::Iterations(n)),
+        _ => Err(format!(
+            "bad budget `{b}` in `{spec}`: write a number of iterations (1 to 1000000) or a time such as 50ms"
+        )),
     }
-    let n: u32 = s.parse().ok()?;
-    (1..=1_000_000)
-        .contains(&n)
-        .then_some(Budget::Iterations(n))
 }
 
 #[cfg(test)]

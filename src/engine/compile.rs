@@ -394,6 +394,8 @@ fn remembered(binds: Vec<(usize, Arg)>, (mask, body): (u32, Val)) -> Val {
             }
         };
     }
+    // one arm per count `memo::worth` lets through (1 to MAX_ARGS)
+    const { assert!(super::memo::MAX_ARGS == 4) };
     by_count!(1 2 3 4)
 }
 

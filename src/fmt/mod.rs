@@ -184,21 +184,9 @@ fn space(
     true
 }
 
-/// Old Mac line endings (a carriage return alone) read as newlines, byte
-/// for byte as `grail check` reads them, so places in diagnostics stay
-/// right; without this the layout saw the whole file as one line.
-pub fn lone_cr_to_lf(src: &str) -> std::borrow::Cow<'_, str> {
-    let b = src.as_bytes();
-    let lone = |i: usize| b[i] == b'\r' && b.get(i + 1) != Some(&b'\n');
-    if !(0..b.len()).any(lone) {
-        return std::borrow::Cow::Borrowed(src);
-    }
-    let fixed: String = src
-        .char_indices()
-        .map(|(i, c)| if c == '\r' && lone(i) { '\n' } else { c })
-        .collect();
-    std::borrow::Cow::Owned(fixed)
-}
+/// Old Mac line endings read as newlines, as the loader reads them:
+/// without this the layout saw the whole file as one line.
+pub use crate::load::lone_cr_to_lf;
 
 /// The canonical layout of a token stream (no parse check): see the module
 /// docs and docs/editing.md.

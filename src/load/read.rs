@@ -152,29 +152,32 @@ pub fn hidden_character(path: &Path, text: &str) -> Option<Diagnostics> {
     ))
 }
 
-/// Old Mac line endings (a carriage return alone) become newlines, byte
-/// for byte, so places in diagnostics stay right; any other control
+/// Old Mac line endings (a carriage return alone) read as newlines, byte
+/// for byte, so places in diagnostics stay right: how every reader of a
+/// rules file (the loader, `grail fmt`) sees its lines.
+pub fn lone_cr_to_lf(src: &str) -> std::borrow::Cow<'_, str> {
+    let b = src.as_bytes();
+    let lone = |i: usize| b[i] == b'\r' && b.get(i + 1) != Some(&b'\n');
+    if !(0..b.len()).any(lone) {
+        return std::borrow::Cow::Borrowed(src);
+    }
+    // only ASCII characters are replaced, by ASCII: still UTF-8
+    let fixed: String = src
+        .char_indices()
+        .map(|(i, c)| if c == '\r' && lone(i) { '\n' } else { c })
+        .collect();
+    std::borrow::Cow::Owned(fixed)
+}
+
+/// Old Mac line endings become newlines ([`lone_cr_to_lf`]); any other control
 /// character but tab, newline and carriage return, and any invisible
 /// format character, is refused with its place ([`hidden_character`]: it
 /// would be printed in diagnostics and labels, where it could retitle or
 /// clear a terminal, or make a line read otherwise than it runs).
 fn plain_text(path: &Path, text: String) -> Result<String, Diagnostics> {
-    let lone_cr = |t: &str| {
-        t.match_indices('\r')
-            .any(|(i, _)| !t[i + 1..].starts_with('\n'))
-    };
-    let text = if lone_cr(&text) {
-        let b = text.as_bytes();
-        let fixed: Vec<u8> = (0..b.len())
-            .map(|i| match b[i] {
-                b'\r' if b.get(i + 1) != Some(&b'\n') => b'\n',
-                x => x,
-            })
-            .collect();
-        // only ASCII bytes were replaced by ASCII bytes: still UTF-8
-        String::from_utf8(fixed).unwrap_or(text)
-    } else {
-        text
+    let text = match lone_cr_to_lf(&text) {
+        std::borrow::Cow::Owned(fixed) => fixed,
+        std::borrow::Cow::Borrowed(_) => text,
     };
     match hidden_character(path, &text) {
         Some(d) => Err(d),

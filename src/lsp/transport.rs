@@ -39,6 +39,9 @@ pub fn read_frame(inp: &mut impl BufRead) -> Result<Option<Frame>, String> {
         if n == 0 && first {
             return Ok(None);
         }
+        if n == 0 {
+            return Err("the input ended inside a message's header".to_string());
+        }
         first = false;
         if line.len() > MAX_HEADER_LINE {
             return Err(format!(
@@ -199,6 +202,11 @@ mod tests {
         );
         assert!(read(b"Garbage\n").unwrap_err().contains("malformed header"));
         assert!(read(b"\r\n{}").unwrap_err().contains("no Content-Length"));
+        assert!(
+            read(b"Content-Length: 5\r\n")
+                .unwrap_err()
+                .contains("ended inside a message's header")
+        );
         let long = vec![b'a'; 100_000];
         assert!(read(&long).unwrap_err().contains("longer than"));
         let skipped = read(b"Content-Length: 9\r\n\r\n{not json").unwrap();
