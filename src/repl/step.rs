@@ -222,11 +222,21 @@ pub fn cmd_auto(s: &mut Session, args: &[&str], out: &mut String) -> Result<Flow
             Some(p) => Until::Round(p),
             None => Until::End,
         },
-        [word] => Until::Moves(count_arg(
-            "auto",
-            word,
-            "a number of moves from 1 up, or turn, round or end",
-        )?),
+        [word] => {
+            let what = "a number of moves from 1 up, or turn, round or end";
+            // a number past the limit, even one past 64 bits, names the limit
+            let positive =
+                word.bytes().all(|b| b.is_ascii_digit()) && word.bytes().any(|b| b != b'0');
+            match count_arg("auto", word, what) {
+                Ok(k) if k <= AUTO_END_LIMIT => Until::Moves(k),
+                Err(e) if !positive => return Err(e),
+                _ => {
+                    return Err(format!(
+                        "auto plays at most {AUTO_END_LIMIT} moves at once, not '{word}' (`auto end` plays to the end)"
+                    ));
+                }
+            }
+        }
         _ => {
             return Err(format!(
                 "auto takes one number, or turn, round or end, got '{}'",
@@ -278,7 +288,7 @@ pub fn cmd_auto(s: &mut Session, args: &[&str], out: &mut String) -> Result<Flow
             break;
         }
     }
-    if made == AUTO_END_LIMIT && !s.state.is_over() {
+    if made == AUTO_END_LIMIT && !matches!(until, Until::Moves(_)) && !s.state.is_over() {
         let _ = writeln!(out, "stopped after {made} moves: the game has not ended");
     }
     s.run_bots(out)?;
