@@ -467,6 +467,49 @@ fn hostile_documents_get_answers() {
     assert!(c.child.wait().expect("exits").success());
 }
 
+/// A variant whose base is not a regular file gets a diagnostic saying so:
+/// the server reads neither an endless device (`/dev/zero` grew its memory
+/// without bound) nor its own standard input (`/dev/stdin` swallowed the
+/// editor's next messages, here the `shutdown`), and answers on.
+#[test]
+fn a_base_that_is_not_a_file_is_refused() {
+    let mut c = Client::start();
+    c.request(
+        "initialize",
+        json!({"processId": null, "rootUri": null, "capabilities": {}}),
+    );
+    c.notify("initialized", json!({}));
+    for (i, (base, why)) in [
+        ("/dev/zero", "not a regular file"),
+        ("/dev/stdin", "not a regular file"),
+        ("/", "a folder"),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let u = format!("file:///nonexistent/base-{i}.rules");
+        let text = format!("variant \"v\" extends \"{base}\"\n");
+        c.notify(
+            "textDocument/didOpen",
+            json!({"textDocument": {"uri": u, "languageId": "grail", "version": 1, "text": text}}),
+        );
+        let d = c.diagnostics(&u);
+        assert!(
+            d.iter()
+                .any(|d| d["message"].as_str().is_some_and(|m| m.contains(why))),
+            "{base}: {d:?}"
+        );
+        c.request(
+            "textDocument/hover",
+            tdp(&u, json!({"line": 0, "character": 1})),
+        );
+    }
+    let r = c.request("shutdown", Value::Null);
+    assert!(r.is_null());
+    c.notify("exit", Value::Null);
+    assert!(c.child.wait().expect("exits").success());
+}
+
 /// Raw bytes to `grail lsp`; its exit code, standard output and error.
 fn lsp_raw(input: &[u8]) -> (Option<i32>, String, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_grail"))

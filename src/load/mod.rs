@@ -13,8 +13,8 @@
 mod read;
 
 pub use read::{
-    MAX_RULES_FILE, MAX_VARIANT_DEPTH, hidden_character, lone_cr_to_lf, read_at_most, read_rules,
-    read_small_text, rules_files, variant_base,
+    MAX_RULES_FILE, MAX_VARIANT_DEPTH, hidden_character, lone_cr_to_lf, read_at_most,
+    read_base_text, read_rules, read_small_text, regular_file, rules_files, variant_base,
 };
 
 use crate::diag::code;

@@ -29,6 +29,29 @@ pub fn read_rules(path: &Path) -> Result<Source, Diagnostics> {
     }
 }
 
+/// A variant's base must be a regular file: a base named `/dev/stdin`, a
+/// pipe or a terminal would read what feeds grail (a script, an editor's
+/// messages) or wait for ever, and a device such as `/dev/zero` never ends.
+pub fn regular_file(path: &Path) -> std::io::Result<()> {
+    let meta = std::fs::metadata(path)?;
+    if meta.is_file() {
+        Ok(())
+    } else if meta.is_dir() {
+        Err(std::io::Error::other("it is a folder, not a file"))
+    } else {
+        Err(std::io::Error::other(
+            "it is not a regular file (a device, a pipe or a socket)",
+        ))
+    }
+}
+
+/// The text of a variant's base, for the tools that read it themselves (the
+/// language server): a regular file of at most [`MAX_RULES_FILE`] bytes.
+pub fn read_base_text(path: &Path) -> std::io::Result<String> {
+    regular_file(path)?;
+    read_small_text(path)
+}
+
 /// How many variants may extend each other (a variant of a variant ...).
 pub const MAX_VARIANT_DEPTH: usize = 8;
 
@@ -193,7 +216,17 @@ pub(super) fn with_base(path: &Path, text: String, depth: usize) -> Result<Sourc
     let base_path = path.parent().unwrap_or(Path::new(".")).join(&base);
     let fail = |msg: String| {
         let mut d = Diagnostics::new(Source::new(name.clone(), text.clone()));
-        let at = text.find("variant").unwrap_or(0);
+        // the line `variant_base` read (not the word in a comment above it)
+        let mut at = 0;
+        let mut start = 0;
+        for l in text.split_inclusive('\n') {
+            let t = l.trim_start();
+            if t.starts_with("variant ") && t.contains(" extends ") {
+                at = start + l.len() - t.len();
+                break;
+            }
+            start += l.len();
+        }
         d.push(
             Diagnostic::error(code::VARIANT_BASE, msg)
                 .label(crate::diag::Span::new(at, at + 7), "this variant")
@@ -211,13 +244,16 @@ pub(super) fn with_base(path: &Path, text: String, depth: usize) -> Result<Sourc
             )
         }));
     }
-    let base_text = read_text(&base_path).map_err(|e| match e {
-        Ok(e) => fail(format!(
-            "cannot read the base `{}`: {e}",
-            base_path.display()
-        )),
-        Err(d) => d,
-    })?;
+    let base_text = regular_file(&base_path)
+        .map_err(Ok)
+        .and_then(|()| read_text(&base_path))
+        .map_err(|e| match e {
+            Ok(e) => fail(format!(
+                "cannot read the base `{}`: {e}",
+                base_path.display()
+            )),
+            Err(d) => d,
+        })?;
     let base_source = with_base(&base_path, base_text, depth + 1)?;
     let combined = format!("{}\n{}", base_source.text, text);
     let mut source = Source::new(

@@ -79,17 +79,22 @@ impl Analysis {
             let base_uri = std::fs::canonicalize(&base_path)
                 .ok()
                 .and_then(|c| path_to_uri(&c));
-            let base_text = base_uri
-                .as_ref()
-                .and_then(open)
-                .or_else(|| std::fs::read_to_string(&base_path).ok());
+            // from disk: a regular file of bounded size (never the editor's
+            // own messages through `/dev/stdin`, nor an endless `/dev/zero`)
+            let base_text = match base_uri.as_ref().and_then(open) {
+                Some(t) => Ok(t),
+                None => crate::load::read_base_text(&base_path),
+            };
             match base_text {
-                Some(t) => {
+                Ok(t) => {
                     chain.insert(0, (base_uri, t));
                     path = Some(base_path);
                 }
-                None => {
-                    base_problem = Some(format!("cannot read the base `{}`", base_path.display()));
+                Err(e) => {
+                    base_problem = Some(format!(
+                        "cannot read the base `{}`: {e}",
+                        base_path.display()
+                    ));
                     break;
                 }
             }
