@@ -41,6 +41,14 @@ fn errors_in_a_variant_are_reported() {
         text.contains("scor") && text.contains("did you mean `score`"),
         "{text}"
     );
+    // the variant's own path and line (5 of its 7), not the line of the
+    // joined text of base and variant
+    assert!(
+        text.contains("[tests/variants/broken.rules:5:15]"),
+        "{text}"
+    );
+    assert!(text.ends_with("tests/variants/broken.rules: 1 error(s), 0 warning(s)\n"));
+    assert!(!text.contains("after its base"), "{text}");
 }
 
 /// `rules_files` walks a folder and its subfolders, sorted by path; a

@@ -14,9 +14,9 @@
 
 use super::evidence::Input;
 use super::lints::never_fired::{self, Coverage};
-use super::split::Parts;
 use super::stats::Stats;
 use crate::check::hir::StmtKind;
+use crate::diag::Parts;
 use crate::diag::{Diagnostic, Span};
 use crate::graph::Node;
 use std::collections::BTreeSet;

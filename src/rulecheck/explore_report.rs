@@ -7,7 +7,7 @@
 use super::evidence::{Input, evidence};
 use super::explore::{Explored, Reach};
 use super::lints::never_fired::{self, Coverage};
-use super::split::Parts;
+use crate::diag::Parts;
 use crate::diag::{Diagnostic, Span};
 use crate::graph::Node;
 use std::collections::BTreeSet;

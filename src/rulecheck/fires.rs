@@ -7,9 +7,9 @@
 //! an object that is never laid shows as `cloak 0`.
 
 use super::lints::Context;
-use super::split::Parts;
 use super::stats::{Layout, Stats};
 use crate::check::hir::StmtKind;
+use crate::diag::Parts;
 use crate::graph::{Node, Phase};
 use serde::Serialize;
 

@@ -114,7 +114,7 @@ fn evidence(e: &Evidence) -> JsonEvidence<'_> {
 
 fn finding<'a>(src: &Source, f: &'a super::Finding) -> JsonFinding<'a> {
     let d = &f.diag;
-    let parts = super::split::Parts::of(src);
+    let parts = crate::diag::Parts::of(src);
     // lines are those of the file they are in (a variant or its base)
     let place = |at: u32| match &parts {
         Some(p) => {

@@ -77,13 +77,13 @@ mod run;
 pub mod sched;
 mod seen;
 mod simulate;
-pub mod split;
 pub mod stats;
 mod table;
 mod values;
 mod verdicts;
 mod zones;
 
+pub use crate::diag::Parts;
 pub use allow::Allows;
 pub use compare::Delta;
 pub use explore::Budget;
@@ -95,7 +95,6 @@ pub use plan::{Column, Plan, Shard, Variant, Vary};
 pub use report::Verdict;
 pub use run::{Run, SimSection, prepare};
 pub use simulate::with_jobs;
-pub use split::Parts;
 pub use verdicts::{Evidence, INLINE_MOVES};
 
 use crate::diag::code;

@@ -89,7 +89,7 @@ impl FileReport {
         // Each finding on its own, so that the game behind a simulation
         // finding can follow it unwrapped (a command must stay on one line).
         let mut out = String::new();
-        let parts = super::split::Parts::of(&self.source);
+        let parts = crate::diag::Parts::of(&self.source);
         for f in &self.findings {
             // a variant's finding shows the file and line it is in
             let (src, diag) = match &parts {

@@ -116,7 +116,7 @@ fn gated_note(input: &Input, g: &Gated) -> String {
         .collect::<std::collections::BTreeSet<_>>()
         .into_iter()
         .collect();
-    let place = match super::split::Parts::of(input.cx.source) {
+    let place = match crate::diag::Parts::of(input.cx.source) {
         Some(p) => p.where_is(g.span.start),
         None => format!("line {}", input.cx.source.line_of(g.span.start)),
     };

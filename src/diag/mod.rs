@@ -6,6 +6,9 @@ use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource, S
 use std::fmt;
 use std::sync::Arc;
 
+mod parts;
+pub use parts::Parts;
+
 /// The stable codes of the front end's diagnostics: `E00xx` syntax,
 /// `E01xx` meaning. Code that emits, filters or matches diagnostics names
 /// them through these constants (never a string literal); the codes are
@@ -297,13 +300,21 @@ impl Diagnostics {
     fn render_with(&self, handler: GraphicalReportHandler, color: bool) -> String {
         let handler = handler.with_width(100);
         let mut out = String::new();
+        // A variant's text is its base's and then its own: each problem is
+        // shown in the file its first label is in, with that file's lines.
+        let parts = Parts::of(&self.source);
         for d in &self.items {
+            let placed = parts.as_ref().map(|p| p.place(d));
+            let (src, d) = match &placed {
+                Some((src, d)) => (*src, d),
+                None => (&self.source, d),
+            };
             let report = Report {
                 diag: d,
-                src: NamedSource::new(self.source.name.clone(), self.source.text.clone()),
+                src: NamedSource::new(src.name.clone(), src.text.clone()),
             };
-            if self.too_wide(d) {
-                self.render_unframed(&mut out, d);
+            if too_wide(src, d) {
+                render_unframed(src, &mut out, d);
             } else {
                 let _ = handler.render_report(&mut out, &report);
             }
@@ -311,9 +322,9 @@ impl Diagnostics {
         }
         let errors = self.error_count();
         let warnings = self.items.len() - errors;
+        let name = parts.as_ref().map_or(&self.source.name, |p| &p.own.name);
         out.push_str(&format!(
-            "{}: {} error(s), {} warning(s)\n",
-            self.source.name, errors, warnings
+            "{name}: {errors} error(s), {warnings} warning(s)\n"
         ));
         match crate::sanitize::clean_with(&out, color) {
             std::borrow::Cow::Borrowed(_) => out,
@@ -322,36 +333,34 @@ impl Diagnostics {
     }
 }
 
-impl Diagnostics {
-    /// Whether a label sits so far along its line that miette cannot draw
-    /// it (its padding is limited to 65,535 columns).
-    fn too_wide(&self, d: &Diagnostic) -> bool {
-        let text = &self.source.text;
-        d.labels.iter().any(|(span, _)| {
-            let end = floor_char(text, span.end as usize);
-            let start = text[..end].rfind('\n').map_or(0, |i| i + 1);
-            end - start > 50_000
-        })
-    }
+/// Whether a label sits so far along its line that miette cannot draw
+/// it (its padding is limited to 65,535 columns).
+fn too_wide(source: &Source, d: &Diagnostic) -> bool {
+    let text = &source.text;
+    d.labels.iter().any(|(span, _)| {
+        let end = floor_char(text, span.end as usize);
+        let start = text[..end].rfind('\n').map_or(0, |i| i + 1);
+        end - start > 50_000
+    })
+}
 
-    /// A diagnostic without its source excerpt: title, place, labels, help.
-    fn render_unframed(&self, out: &mut String, d: &Diagnostic) {
-        use std::fmt::Write;
-        let _ = writeln!(out, "{}\n\n  × {}", d.code, d.message);
-        for (span, label) in &d.labels {
-            let at = floor_char(&self.source.text, span.start as usize);
-            let line_start = self.source.text[..at].rfind('\n').map_or(0, |i| i + 1);
-            let col = self.source.text[line_start..at].chars().count() + 1;
-            let line = self.source.line_of(span.start);
-            let _ = writeln!(
-                out,
-                "   [{}:{line}:{col}] {label} (the line is too long to show)",
-                self.source.name
-            );
-        }
-        if let Some(h) = &d.help {
-            let _ = writeln!(out, "  help: {h}");
-        }
+/// A diagnostic without its source excerpt: title, place, labels, help.
+fn render_unframed(source: &Source, out: &mut String, d: &Diagnostic) {
+    use std::fmt::Write;
+    let _ = writeln!(out, "{}\n\n  × {}", d.code, d.message);
+    for (span, label) in &d.labels {
+        let at = floor_char(&source.text, span.start as usize);
+        let line_start = source.text[..at].rfind('\n').map_or(0, |i| i + 1);
+        let col = source.text[line_start..at].chars().count() + 1;
+        let line = source.line_of(span.start);
+        let _ = writeln!(
+            out,
+            "   [{}:{line}:{col}] {label} (the line is too long to show)",
+            source.name
+        );
+    }
+    if let Some(h) = &d.help {
+        let _ = writeln!(out, "  help: {h}");
     }
 }
 

@@ -4,7 +4,7 @@
 //! base's path and lines. [`Parts`] maps offsets and diagnostics of the
 //! combined text back to the file they are in.
 
-use crate::diag::{Diagnostic, Source, Span};
+use super::{Diagnostic, Source, Span};
 
 /// The two files behind a variant's combined text.
 pub struct Parts {
