@@ -255,15 +255,42 @@ fn value_plain(g: &Graph, e: &Expr) -> Val {
             if let Some(body) = super::inline::through(g, e) {
                 return value(g, &body);
             }
-            let binds: Vec<(usize, Arg)> = binds_e
-                .iter()
-                .map(|(s, v)| (*s as usize, arg(g, v)))
-                .collect();
+            // parameters whose arguments are reads are read in place
+            let copy = super::inline::substitute(g, binds_e, body_e);
+            let replaced = |i: usize| copy.as_ref().is_some_and(|(r, _)| r[i]);
+            let body_x: &Expr = copy.as_ref().map_or(&**body_e, |(_, b)| &**b);
             let whole = konst(t, body_e).is_none() && !matches!(**body_e, Expr::Bind(..));
             if whole && super::memo::worth(binds_e, body_e) {
-                return remembered(binds, body_parts(g, body_e));
+                // every argument is the key, the bound ones first
+                let (mut binds, mut reads) = (Vec::new(), Vec::new());
+                for (i, (s, v)) in binds_e.iter().enumerate() {
+                    let to = if replaced(i) { &mut reads } else { &mut binds };
+                    to.push((*s as usize, arg(g, v)));
+                }
+                let bound = binds.len();
+                binds.append(&mut reads);
+                let v = remembered(binds, bound, body_parts(g, body_x));
+                if let Some((_, c)) = &copy {
+                    super::cse::forget(c);
+                }
+                return v;
             }
-            let body = arg(g, body_e);
+            let binds: Vec<(usize, Arg)> = binds_e
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| !replaced(*i))
+                .map(|(_, (s, v))| (*s as usize, arg(g, v)))
+                .collect();
+            let body = arg(g, body_x);
+            if let Some((_, c)) = &copy {
+                super::cse::forget(c);
+            }
+            if binds.is_empty() {
+                return match body {
+                    Arg::F(f) => f,
+                    body => Box::new(move |cx| body.get(cx)),
+                };
+            }
             if binds.len() == 1 {
                 let (s, v) = binds.into_iter().next().expect("one binding");
                 return Box::new(move |cx| {
@@ -376,9 +403,12 @@ fn body_parts(g: &Graph, e: &Expr) -> (u32, Val) {
 /// A user function's expansion whose value is remembered per argument
 /// values within a scope (see `memo.rs`): one closure per number of
 /// parameters, so the binding is unrolled, and the body's region cleared
-/// here rather than in a closure of its own. Once its watch has switched
-/// remembering off, a call costs the bindings and the body.
-fn remembered(binds: Vec<(usize, Arg)>, (mask, body): (u32, Val)) -> Val {
+/// here rather than in a closure of its own. Every argument is part of the
+/// key; only the first `bound` are written into their slots (the others
+/// are reads the body reads in place, `inline::substitute`). Once its
+/// watch has switched remembering off, a call costs the bound arguments
+/// and the body.
+fn remembered(binds: Vec<(usize, Arg)>, bound: usize, (mask, body): (u32, Val)) -> Val {
     macro_rules! by_count {
         ($($n:literal)*) => {
             match binds.len() {
@@ -387,7 +417,7 @@ fn remembered(binds: Vec<(usize, Arg)>, (mask, body): (u32, Val)) -> Val {
                         Ok(b) => b,
                         Err(_) => unreachable!("{} bindings", $n),
                     };
-                    remembered_n(b, mask, body)
+                    remembered_n(b, bound, mask, body)
                 })*
                 n => unreachable!("a remembered function has 1 to {} parameters, not {n}",
                     super::memo::MAX_ARGS),
@@ -400,14 +430,20 @@ fn remembered(binds: Vec<(usize, Arg)>, (mask, body): (u32, Val)) -> Val {
 }
 
 /// [`remembered`] with `N` parameters.
-fn remembered_n<const N: usize>(binds: [(usize, Arg); N], mask: u32, body: Val) -> Val {
+fn remembered_n<const N: usize>(
+    binds: [(usize, Arg); N],
+    bound: usize,
+    mask: u32,
+    body: Val,
+) -> Val {
     use super::memo::{MAX_ARGS, Watch, get, put, site};
     const { assert!(N <= MAX_ARGS) };
     let site = site();
     let watch = Watch::new();
+    let bound = bound.min(N);
     Box::new(move |cx| {
         if watch.off() {
-            for (s, v) in &binds {
+            for (s, v) in &binds[..bound] {
                 let x = v.get(cx);
                 cx.locals[*s] = x;
             }
@@ -418,7 +454,9 @@ fn remembered_n<const N: usize>(binds: [(usize, Arg); N], mask: u32, body: Val) 
         for (i, (s, v)) in binds.iter().enumerate() {
             let x = v.get(cx);
             key[i] = x;
-            cx.locals[*s] = x;
+            if i < bound {
+                cx.locals[*s] = x;
+            }
         }
         if cx.fault.is_some() {
             return 0;

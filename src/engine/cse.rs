@@ -96,6 +96,59 @@ pub(crate) fn unshared(e: &Expr) -> bool {
     CTX.with(|c| !c.borrow().temps.contains_key(&(e as *const Expr as usize)))
 }
 
+/// Move the marks of `from` and of every node inside it to the same
+/// node of `to`, a copy of it whose leaves may differ
+/// (`inline::substitute`).
+pub(crate) fn carry(from: &Expr, to: &Expr) {
+    CTX.with(|c| {
+        let c = &mut *c.borrow_mut();
+        let mut stack = vec![(from, to)];
+        while let Some((from, to)) = stack.pop() {
+            if c.temps.is_empty() && c.regions.is_empty() {
+                return;
+            }
+            let (a, b) = (from as *const Expr as usize, to as *const Expr as usize);
+            if let Some(k) = c.temps.remove(&a) {
+                c.temps.insert(b, k);
+            }
+            for (a, b) in [(a, b), (agg_key(from), agg_key(to))] {
+                if let Some(m) = c.regions.remove(&a) {
+                    c.regions.insert(b, m);
+                }
+            }
+            // the children of both, paired in order (the same shape)
+            let start = stack.len();
+            from.for_each_child(|x| stack.push((x, x)));
+            let mut i = start;
+            to.for_each_child(|y| {
+                if let Some(p) = stack.get_mut(i) {
+                    p.1 = y;
+                }
+                i += 1;
+            });
+            debug_assert_eq!(i, stack.len());
+        }
+    });
+}
+
+/// Drop the marks left on `e` and the nodes inside it: a copy compiled
+/// and about to be dropped, whose addresses may be reused.
+pub(crate) fn forget(e: &Expr) {
+    CTX.with(|c| {
+        let c = &mut *c.borrow_mut();
+        let mut stack = vec![e];
+        while let Some(e) = stack.pop() {
+            if c.temps.is_empty() && c.regions.is_empty() {
+                return;
+            }
+            c.temps.remove(&(e as *const Expr as usize));
+            c.regions.remove(&(e as *const Expr as usize));
+            c.regions.remove(&agg_key(e));
+            e.for_each_child(|x| stack.push(x));
+        }
+    });
+}
+
 /// The bits a region rooted at `e` clears on entry (asked once).
 pub(crate) fn take_region(e: &Expr) -> u32 {
     CTX.with(|c| {

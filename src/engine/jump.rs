@@ -9,7 +9,9 @@
 //! `a and b` goes from `a` to `b` only where `a` holds, `a or b` only where
 //! it does not, `not a` swaps the two steps, `if c then a else b` goes from
 //! `c` to `a` or to `b`, and an expansion's bindings are steps that write
-//! the parameters' slots in order before the body's first step. A part
+//! the parameters' slots in order before the body's first step (but for
+//! parameters whose arguments are plain reads, read in place:
+//! `inline::substitute`). A part
 //! with something of its own to share (`cse.rs`), an expansion whose value
 //! is remembered (`memo.rs`) and an `if` chain that may be a jump table
 //! (`switch.rs`) stay one atom each, compiled as before.
@@ -163,10 +165,21 @@ impl Gen<'_> {
                     return self.emit(c, a, b);
                 }
                 Expr::Bind(binds, body) if !super::memo::worth(binds, body) => {
-                    let mut next = self.emit(body, t, f);
-                    for (s, v) in binds.iter().rev() {
+                    // parameters whose arguments are reads are read in place
+                    let copy = super::inline::substitute(g, binds, body);
+                    let mut next = match &copy {
+                        Some((_, c)) => self.emit(c, t, f),
+                        None => self.emit(body, t, f),
+                    };
+                    for (i, (s, v)) in binds.iter().enumerate().rev() {
+                        if copy.as_ref().is_some_and(|(r, _)| r[i]) {
+                            continue;
+                        }
                         let set = Atom::Set(*s as usize, arg(g, v)).fused();
                         next = self.push(set, next, next);
+                    }
+                    if let Some((_, c)) = &copy {
+                        super::cse::forget(c);
                     }
                     return next;
                 }
