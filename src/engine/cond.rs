@@ -305,16 +305,36 @@ impl Test {
         first.needs_cards_in(slot)
     }
 
-    /// The operand and constant of this test if it is one equality of a
-    /// local, or of an attribute of the card in a local, with a constant
-    /// (an `if` chain of such tests on one operand is a jump table).
-    pub fn eq_key(&self) -> Option<(super::switch::Key, i32)> {
-        let (key, b) = match self {
-            Test::One(Atom::LocalIn(s, b)) => (super::switch::Key::Local(*s), b),
-            Test::One(Atom::AttrIn(na, a, s, b)) => (super::switch::Key::Attr(*na, *a, *s), b),
+    /// The operand and constants of this test if it is one equality of a
+    /// local, or of an attribute of the card in a local, with a constant,
+    /// or an `or` chain of such equalities (or small bands) of one
+    /// operand: the test holds exactly when the operand is one of the
+    /// constants (an `if` chain of such tests on one operand is a jump
+    /// table). None when the constants would be more than `most`.
+    pub fn eq_keys(&self, most: u32) -> Option<(super::switch::Key, Vec<i32>)> {
+        let atoms = match self {
+            Test::One(a) => std::slice::from_ref(a),
+            Test::Any(atoms) => atoms,
             _ => return None,
         };
-        (b.span == 0 && !b.out).then_some((key, b.lo))
+        let mut key = None;
+        let mut ks = Vec::new();
+        for a in atoms {
+            let (k, b) = match a {
+                Atom::LocalIn(s, b) => (super::switch::Key::Local(*s), b),
+                Atom::AttrIn(na, a, s, b) => (super::switch::Key::Attr(*na, *a, *s), b),
+                _ => return None,
+            };
+            if b.out || b.span >= most || key.is_some_and(|first| first != k) {
+                return None;
+            }
+            key = Some(k);
+            ks.extend((0..=b.span).map(|d| b.lo.wrapping_add(d as i32)));
+            if ks.len() > most as usize {
+                return None;
+            }
+        }
+        Some((key?, ks))
     }
 
     #[inline(always)]

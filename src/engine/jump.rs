@@ -69,9 +69,17 @@ fn open(g: &Graph, e: &Expr) -> bool {
 }
 
 /// Whether an `if` is taken apart: not when it starts an `if` chain that
-/// may be a jump table (an equality test followed by `else if`).
+/// may be a jump table (an equality test, or an `or` of equalities,
+/// followed by `else if`).
 fn open_if(c: &Expr, b: &Expr) -> bool {
-    !matches!((c, b), (Expr::Bin(BinOp::Eq, ..), Expr::Cond(..)))
+    fn eqs(c: &Expr) -> bool {
+        match c {
+            Expr::Bin(BinOp::Eq, ..) => true,
+            Expr::Bin(BinOp::Or, l, r) => eqs(l) && eqs(r),
+            _ => false,
+        }
+    }
+    !(matches!(b, Expr::Cond(..)) && eqs(c))
 }
 
 /// Does the condition `e` (negated when `neg`, inside a chain of `op`)

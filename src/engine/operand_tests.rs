@@ -311,3 +311,30 @@ fn any_in_conditions_gives_the_tree_values() {
         }
     }
 }
+
+/// An `if` chain whose arms test an `or` of equalities of one operand is
+/// read as a jump table (`switch.rs`): several constants to one arm, the
+/// first arm of a repeated constant winning, the `else` for the others,
+/// in a value and inside a condition, the same values as the same chain
+/// with a test that is no jump table's; an attribute of no card faults
+/// as the chain did.
+#[test]
+fn switches_take_the_arm_of_an_or() {
+    let fns = "fn arm(k: int) -> int = if k == 1 or k == 4 then 10 else if k == 2 or k == 1 or k == 3 then 20 else if k == 5 then 50 else 7\n\
+               fn slow(k: int) -> int = if k == 1 or 4 == k then 10 else if k == 2 or 1 == k or k == 3 then 20 else if 5 == k then 50 else 7\n\
+               fn kind(c: card) -> int = if c.v == 1 or c.v == 3 then 1 else if c.v == 9 then 9 else 5";
+    let g = game(
+        fns,
+        "\"a\" when sum(arm(k) for k in -1..6) == 131 and count(k in -1..6 where arm(k) == slow(k)) == 8 { }\n\
+         \"b\" when count(k in -1..6 where arm(k) == 7) == 3 and count(k in -1..6 where arm(k) == 20) == 2 { }\n\
+         \"c\" when sum(kind(c) for c in pile) == 7 { }\n\
+         \"d\" when any(k in -1..6 where arm(k) == 99) { }",
+    );
+    assert_eq!(legal(&g), ["a", "b", "c"]);
+    let g = game(fns, "\"x\" when kind(none) == 5 { }");
+    match State::new(&g, 2, 1, &g.default_options()) {
+        Err(EngineError::Fault { fault, .. }) => assert_eq!(fault, Fault::NoCard),
+        Err(other) => panic!("expected NoCard, got {other:?}"),
+        Ok(_) => panic!("expected NoCard, got no fault"),
+    }
+}
