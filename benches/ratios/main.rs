@@ -388,7 +388,11 @@ fn main() {
         });
         rows.push(row(
             &format!("{name}: state clone_from into a warm state"),
-            format!("{:.0} ns, {a:.2} allocs", 1e9 / copies),
+            format!(
+                "{:.0} ns, {a:.2} allocs, {:.0} bytes copied",
+                1e9 / copies,
+                mids.iter().map(State::copy_bytes).sum::<usize>() as f64 / mids.len() as f64
+            ),
             "-".into(),
             "-".into(),
         ));

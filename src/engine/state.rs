@@ -147,6 +147,25 @@ impl Clone for State {
     }
 }
 
+impl State {
+    /// The bytes a `clone_from` copies: the table's and its checkpoints'
+    /// arenas, knowledge and variables, the interpreter's stack, locals and
+    /// loop scratch, the generator, the legal list and the history. A copy
+    /// into a warm state is a few memory copies, so its time follows this
+    /// number (the `step clone` rows of `benches/ratios`).
+    pub fn copy_bytes(&self) -> usize {
+        use std::mem::size_of_val;
+        self.core.copy_bytes()
+            + self.checkpoints.iter().map(Core::copy_bytes).sum::<usize>()
+            + size_of_val(&self.frames[..])
+            + size_of_val(&self.locals[..])
+            + size_of_val(&self.scratch[..])
+            + size_of_val(&self.rng)
+            + size_of_val(&self.legal[..])
+            + size_of_val(&self.history[..])
+    }
+}
+
 /// A state dropped with checkpoints still open (a game that ended inside a
 /// phase that took one) gives their tables to the thread's spares, so the
 /// next game's `checkpoint` allocates nothing.

@@ -388,6 +388,14 @@ impl Core {
         self.log.reset();
     }
 
+    /// The bytes [`Core::copy_from`] copies: the arena, the knowledge and
+    /// the variables (the layout is shared, not copied).
+    pub fn copy_bytes(&self) -> usize {
+        std::mem::size_of_val(&self.arena[..])
+            + std::mem::size_of_val(&self.known[..])
+            + std::mem::size_of_val(&self.vars[..])
+    }
+
     /// Whether two tables hold the same position (zones, knowledge,
     /// variables, actor and current player).
     pub fn same(&self, other: &Core) -> bool {

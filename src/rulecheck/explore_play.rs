@@ -2,6 +2,8 @@
 //! free choices (steered toward its branch target or state measure, or an
 //! option never taken, or at random), noting the nodes and options it ran,
 //! the state measures' extremes and how near each target's guard came.
+//! A thread plays its explored games in one state restarted from game to
+//! game, with the look-ahead's scratch states ([`Warm`]).
 
 use super::explore_branch as branch;
 use super::explore_dist::Target;
@@ -101,8 +103,8 @@ struct Chooser<'a> {
     proxy: Option<Probe>,
     rng: ChaCha8Rng,
     fresh: Vec<usize>,
-    /// The look-ahead's scratch states, warm for the whole game.
-    scratch: branch::Scratch,
+    /// The look-ahead's scratch states, warm for the thread's games.
+    scratch: &'a mut branch::Scratch,
 }
 
 impl Chooser<'_> {
@@ -165,7 +167,7 @@ impl Chooser<'_> {
                         t,
                         self.proxy.as_ref(),
                         &mut self.rng,
-                        &mut self.scratch,
+                        self.scratch,
                     )
                 })
             }
@@ -192,21 +194,46 @@ fn stopped_at(state: &State) -> At {
         .map_or(At::Game, |f| At::Node(f.phase, f.pc))
 }
 
-/// The job's table set up, its nodes noted in `tr` (`None`: it failed,
-/// and `tr` says how).
-fn set_up(t: &Table, job: &Job, tr: &mut Trace) -> Option<State> {
+/// What a thread keeps from one explored game to the next: the state
+/// (restarted in its buffers, as `sim`'s games are) and the look-ahead's
+/// scratch states, so that a game allocates no new state once warm.
+#[derive(Default)]
+pub(super) struct Warm {
+    state: Option<State>,
+    scratch: branch::Scratch,
+    buf: Vec<Action>,
+}
+
+thread_local! {
+    /// This thread's [`Warm`], taken for a game and given back after it
+    /// (not after a panic: a state the engine panicked in is dropped).
+    static WARM: std::cell::Cell<Option<Box<Warm>>> = const { std::cell::Cell::new(None) };
+}
+
+/// The job's table set up in `slot` (restarted there when it holds a
+/// state, as [`State::new`] would start it), its nodes noted in `tr`
+/// (`None`: it failed, and `tr` says how).
+fn set_up<'s>(
+    t: &Table,
+    job: &Job,
+    tr: &mut Trace,
+    slot: &'s mut Option<State>,
+) -> Option<&'s mut State> {
     let (game, layout) = (t.game, t.layout);
     let nodes = &mut tr.nodes;
     let mut seen = |p: u16, n: u32| nodes[layout.node(p, n)] = 0;
-    let state = match State::new_observed(game, t.players, job.seed, t.options, &mut seen) {
-        Ok(s) => s,
-        Err(e) => {
-            let m = format!("at setup: {e}");
-            tr.incident = Some((kind_of(&e), fault_at(game, &e, None), 0, false, m));
-            return None;
-        }
+    let started = match slot {
+        Some(s) => s.restart_observed(game, t.players, job.seed, t.options, &mut seen),
+        None => State::new_observed(game, t.players, job.seed, t.options, &mut seen)
+            .map(|s| *slot = Some(s)),
     };
-    if let Some((k, at, m)) = audit(game, &state) {
+    if let Err(e) = started {
+        let m = format!("at setup: {e}");
+        tr.incident = Some((kind_of(&e), fault_at(game, &e, None), 0, false, m));
+        return None;
+    }
+    let state = slot.as_mut()?;
+    if let Some((k, at, m)) = audit(game, state) {
         tr.incident = Some((k, at, 0, false, format!("{m} after setup")));
         return None;
     }
@@ -226,10 +253,11 @@ pub(super) fn play(
     job: &Job,
     limit: u32,
     aims: &Aims,
+    warm: &mut Warm,
 ) -> Trace {
     let (game, layout) = (t.game, t.layout);
     let mut tr = Trace::new(layout, probes.len(), aims.targets.len());
-    let Some(mut state) = set_up(t, job, &mut tr) else {
+    let Some(state) = set_up(t, job, &mut tr, &mut warm.state) else {
         return tr;
     };
     let mut ch = Chooser {
@@ -240,20 +268,20 @@ pub(super) fn play(
         proxy: aimed_proxy(t, job, aims),
         rng: ChaCha8Rng::seed_from_u64(job.rng),
         fresh: Vec::new(),
-        scratch: branch::Scratch::default(),
+        scratch: &mut warm.scratch,
     };
-    let mut buf: Vec<Action> = Vec::new();
+    let buf = &mut warm.buf;
     let mut taken = 0u32;
     loop {
-        tr.measure(game, &state, probes);
-        tr.measure_proxy(game, &state, ch.proxy.as_ref(), taken);
+        tr.measure(game, state, probes);
+        tr.measure_proxy(game, state, ch.proxy.as_ref(), taken);
         if state.is_over() || taken >= limit {
             return tr;
         }
-        state.legal_actions_into(game, &mut buf);
+        state.legal_actions_into(game, buf);
         if state.chooser().is_none() || buf.is_empty() {
             let m = format!("no legal action after {taken} decisions");
-            tr.incident = Some((Kind::Softlock, stopped_at(&state), taken, false, m));
+            tr.incident = Some((Kind::Softlock, stopped_at(state), taken, false, m));
             return tr;
         }
         let frame = state.frames().last().map(|f| (f.phase, f.pc));
@@ -263,7 +291,7 @@ pub(super) fn play(
                 .then(|| layout.arm(p, n, a.arm))
                 .flatten()
         };
-        let pick = ch.pick(game, &state, &buf, taken as usize, &arm_of);
+        let pick = ch.pick(game, state, buf, taken as usize, &arm_of);
         let action = buf[pick];
         tr.picks.push(pick as u32);
         if let Some(a) = arm_of(&action)
@@ -272,13 +300,13 @@ pub(super) fn play(
             tr.arms[a] = taken + 1;
         }
         taken += 1;
-        if let Err(e) = step(&mut tr, t, aims, &mut state, action, taken) {
-            let at = fault_at(game, &e, Some(&state));
+        if let Err(e) = step(&mut tr, t, aims, state, action, taken) {
+            let at = fault_at(game, &e, Some(&*state));
             let m = format!("move {taken}: {e}");
             tr.incident = Some((kind_of(&e), at, taken, true, m));
             return tr;
         }
-        if let Some((k, at, m)) = audit(game, &state) {
+        if let Some((k, at, m)) = audit(game, state) {
             tr.incident = Some((k, at, taken, false, format!("{m} after move {taken}")));
             return tr;
         }
@@ -327,8 +355,11 @@ pub(super) fn guarded(
     limit: u32,
     aims: &Aims,
 ) -> Trace {
+    let mut warm = WARM.take().unwrap_or_default();
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        play(t, probes, covered, job, limit, aims)
+        let tr = play(t, probes, covered, job, limit, aims, &mut warm);
+        WARM.set(Some(warm));
+        tr
     }))
     .unwrap_or_else(|payload| Trace {
         nodes: Vec::new(),
