@@ -384,6 +384,26 @@ fn the_command_line_reports_errors_with_exit_code_1() {
     assert!(out.contains(&replay), "{out}");
 }
 
+/// A variant's replay line names the variant's own path, a command that
+/// runs (it named the joined text, `v.rules (after its base b.rules)`).
+#[test]
+fn a_variants_replay_line_names_its_own_file() {
+    let dir = std::env::temp_dir().join(format!("grail-sim-variant-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let body = "choose seat(1) { \"take {c}\" for c in seat(0).hand { move c to seat(1).hand } }";
+    std::fs::write(dir.join("b.rules"), SMALL.replace("BODY", body)).unwrap();
+    let variant = dir.join("v.rules");
+    std::fs::write(&variant, "variant \"V\" extends \"b.rules\"\n").unwrap();
+    let (code, out, _) = grail(&["sim", variant.to_str().unwrap(), "--games", "3"]);
+    std::fs::remove_dir_all(&dir).ok();
+    assert_eq!(code, 1, "{out}");
+    let replay = format!(
+        "  replay one: grail sim {} --players 2 --seed 0 --first 0 --games 1 --trace\n",
+        variant.display()
+    );
+    assert!(out.contains(&replay), "{out}");
+}
+
 /// A `winners ... where COND` rule that admits nobody ends the game with no
 /// winner: `State::winners` is empty, the report counts the game under "no
 /// winner" and gives no seat a share of it; a rule that admits some

@@ -16,6 +16,16 @@ pub struct Parts {
 /// How `load::read_rules` names a variant read with its base.
 const SEAM: &str = " (after its base ";
 
+impl Source {
+    /// The path of the file itself: for a variant, its own path, without
+    /// the base that `load::read_rules` names after it.
+    pub fn path(&self) -> &str {
+        self.name
+            .split_once(SEAM)
+            .map_or(&self.name, |(own, _)| own)
+    }
+}
+
 impl Parts {
     /// The parts of a variant's source (`None` for a plain file).
     pub fn of(src: &Source) -> Option<Parts> {
@@ -97,6 +107,8 @@ mod tests {
             .label(Span::new(0, 1), "there");
         let (s, d) = p.place(&d);
         assert_eq!(s.name, "v.rules");
+        assert_eq!(src.path(), "v.rules");
+        assert_eq!(p.base.path(), "../b.rules");
         assert_eq!(d.labels[0].0, Span::new(2, 3));
         assert!(d.help.unwrap().contains("also at ../b.rules:1: there"));
     }

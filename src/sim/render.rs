@@ -50,7 +50,7 @@ fn agents_text(r: &SimReport) -> String {
 fn replay_command(game: &Game, cfg: &SimConfig, r: &SimReport, index: u64) -> String {
     let mut cmd = format!(
         "grail sim {} --players {} --seed {} --first {index} --games 1 --trace",
-        game.source().name,
+        game.source().path(),
         cfg.players,
         cfg.seed
     );
@@ -289,7 +289,7 @@ pub fn json(game: &Game, cfg: &SimConfig, r: &SimReport, t: Timing) -> String {
         .collect();
     let report = ReportJson {
         rules: &r.rules,
-        file: &game.source().name,
+        file: game.source().path(),
         players: r.players,
         seed: cfg.seed,
         first_game: cfg.first,
