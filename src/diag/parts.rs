@@ -2,7 +2,8 @@
 //! but reported as two files: a finding in the variant's lines shows the
 //! variant's path and its own line numbers, one in the base's lines the
 //! base's path and lines. [`Parts`] maps offsets and diagnostics of the
-//! combined text back to the file they are in.
+//! combined text back to the file they are in; `Diagnostics` renders
+//! through it, and rulecheck places its findings with it.
 
 use super::{Diagnostic, Source, Span};
 
