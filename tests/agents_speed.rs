@@ -10,31 +10,9 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::time::Instant;
 
-const FILES: &[&str] = &[
-    "rules/tamoul.rules",
-    "rules/kameloot.rules",
-    "rules/camelot.rules",
-    "rules/camelot101.rules",
-    "examples/chess.rules",
-];
-
-/// Positions along one seeded random game (at most `n`).
-fn positions(game: &Game, n: usize) -> Vec<State> {
-    let mut rng = ChaCha8Rng::seed_from_u64(3);
-    let players = game.players().0;
-    let mut s = State::new(game, players, 3, &game.default_options()).expect("starts");
-    let mut out = Vec::new();
-    while out.len() < n && !s.is_over() {
-        let a = s.legal_actions(game);
-        if a.is_empty() {
-            break;
-        }
-        out.push(s.clone());
-        s.apply_unchecked(game, a[rng.random_range(0..a.len())])
-            .expect("applies");
-    }
-    out
-}
+#[path = "common/positions.rs"]
+mod shared;
+use shared::{FILES, positions};
 
 #[test]
 #[ignore]
@@ -42,7 +20,7 @@ fn copy_against_make_unmake() {
     println!("game: one ply copy+apply | make+unmake ; 20-move run copy+apply | make+unmake (ns)");
     for f in FILES {
         let game = Game::load(f).expect("loads");
-        let pos = positions(&game, 60);
+        let pos = positions(&game, 3, 60);
         let mut best = [u128::MAX; 4];
         for _ in 0..5 {
             let m = measure(f, &game, &pos);

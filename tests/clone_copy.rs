@@ -3,11 +3,15 @@
 //! a state of another game takes that game's table whole. The allocator
 //! counts per thread, so tests running beside these do not count.
 
-use grail::{Game, State};
+use grail::Game;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
+
+#[path = "common/positions.rs"]
+mod shared;
+use shared::{FILES, positions};
 
 struct Counting;
 
@@ -36,35 +40,9 @@ fn allocs() -> u64 {
     ALLOCS.with(Cell::get)
 }
 
-const FILES: &[&str] = &[
-    "rules/tamoul.rules",
-    "rules/kameloot.rules",
-    "rules/camelot.rules",
-    "rules/camelot101.rules",
-    "examples/chess.rules",
-];
-
 fn load(path: &str) -> Game {
     let full = format!("{}/{path}", env!("CARGO_MANIFEST_DIR"));
     Game::load(&full).unwrap_or_else(|d| panic!("{}", d.render_plain()))
-}
-
-/// Positions along one seeded random game (at most `n`).
-fn positions(game: &Game, seed: u64, n: usize) -> Vec<State> {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let players = game.players().0;
-    let mut s = State::new(game, players, seed, &game.default_options()).expect("starts");
-    let mut out = Vec::new();
-    while out.len() < n && !s.is_over() {
-        let a = s.legal_actions(game);
-        if a.is_empty() {
-            break;
-        }
-        out.push(s.clone());
-        s.apply_unchecked(game, a[rng.random_range(0..a.len())])
-            .expect("applies");
-    }
-    out
 }
 
 #[test]

@@ -217,16 +217,7 @@ pub(super) fn with_base(path: &Path, text: String, depth: usize) -> Result<Sourc
     let fail = |msg: String| {
         let mut d = Diagnostics::new(Source::new(name.clone(), text.clone()));
         // the line `variant_base` read (not the word in a comment above it)
-        let mut at = 0;
-        let mut start = 0;
-        for l in text.split_inclusive('\n') {
-            let t = l.trim_start();
-            if t.starts_with("variant ") && t.contains(" extends ") {
-                at = start + l.len() - t.len();
-                break;
-            }
-            start += l.len();
-        }
+        let at = variant_line(&text).map_or(0, |(at, _)| at);
         d.push(
             Diagnostic::error(code::VARIANT_BASE, msg)
                 .label(crate::diag::Span::new(at, at + 7), "this variant")
@@ -284,10 +275,21 @@ fn variant_circle(path: &Path) -> bool {
 
 /// The base named by a `variant "NAME" extends "BASE"` line, if any.
 pub fn variant_base(text: &str) -> Option<String> {
-    text.lines()
-        .map(str::trim_start)
-        .find(|l| l.starts_with("variant ") && l.contains(" extends "))
-        .and_then(|l| l.rsplit('"').nth(1).map(str::to_string))
+    variant_line(text).and_then(|(_, l)| l.rsplit('"').nth(1).map(str::to_string))
+}
+
+/// The `variant "NAME" extends "BASE"` line: the offset of its first
+/// character that is not blank, and the line from there.
+fn variant_line(text: &str) -> Option<(usize, &str)> {
+    let mut start = 0;
+    for l in text.split_inclusive('\n') {
+        let t = l.trim_start();
+        if t.starts_with("variant ") && t.contains(" extends ") {
+            return Some((start + l.len() - t.len(), t));
+        }
+        start += l.len();
+    }
+    None
 }
 
 /// Every `.rules` file in `dir` and its subfolders, sorted by path
