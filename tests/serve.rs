@@ -231,6 +231,57 @@ async fn the_designer_undoes_a_move() {
     assert!(after["version"].as_u64() > before["version"].as_u64());
 }
 
+/// A POST whose body is `text` as it is; the status and the body.
+async fn post_raw(app: &Router, path: &str, text: String) -> (StatusCode, String) {
+    let req = Request::builder()
+        .method(Method::POST)
+        .uri(path)
+        .header("content-type", "application/json")
+        .body(Body::from(text))
+        .unwrap();
+    let resp = app.clone().oneshot(req).await.unwrap();
+    let status = resp.status();
+    let bytes = axum::body::to_bytes(resp.into_body(), 1 << 24)
+        .await
+        .unwrap();
+    (status, String::from_utf8(bytes.to_vec()).unwrap())
+}
+
+/// JSON of exactly `size` bytes: `json` padded with spaces.
+fn padded(json: &str, size: usize) -> String {
+    let mut text = json.to_string();
+    text.insert_str(1, &" ".repeat(size - json.len()));
+    assert_eq!(text.len(), size);
+    text
+}
+
+#[tokio::test]
+async fn a_body_past_the_limit_is_said_to_be_too_large() {
+    use grail::serve::routes::MAX_BODY;
+    let srv = server(0);
+    let table = open(&srv, 2, 3);
+    let app = router(srv.clone());
+    let (seats, designer) = table.links();
+    let cmd = format!("{designer}/cmd");
+    let (status, body) = post_raw(&app, &cmd, padded(r#"{"line": "moves"}"#, MAX_BODY)).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    for path in [cmd, format!("{}/play", seats[0])] {
+        let (status, body) = post_raw(&app, &path, padded(r#"{"move": 1}"#, MAX_BODY + 1)).await;
+        assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE, "{body}");
+        assert!(
+            body.contains("the request is too large: a body holds at most 65536 bytes"),
+            "{body}"
+        );
+    }
+    let play = format!("{}/play", seats[0]);
+    let (status, body) = post_raw(&app, &play, padded(r#"{"move": 1}"#, MAX_BODY)).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    // three megabytes, as probe 24 sent
+    let (status, body) = post_raw(&app, &play, "x".repeat(3 << 20)).await;
+    assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE, "{body}");
+    assert_eq!(table.lock().session.history.len(), 1);
+}
+
 #[tokio::test]
 async fn bad_tokens_are_refused() {
     let srv = server(0);
