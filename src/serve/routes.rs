@@ -56,6 +56,7 @@ pub fn router(server: Shared) -> Router {
         .route("/t/{table}/d/{token}/new", post(designer_new))
         .fallback(|| async { not_found() })
         .layer(DefaultBodyLimit::max(MAX_BODY))
+        .layer(middleware::from_fn(super::conn::mark_busy))
         .layer(middleware::map_response(secure))
         .with_state(server)
 }
