@@ -110,3 +110,22 @@ fn run_time_lines_of_a_variant_are_its_own() {
         (None, "line 18".into())
     );
 }
+
+/// A variant of a variant: each file replaces the declarations of the
+/// files before it (the middle one's `goal` replaced its base's; before,
+/// only the last seam was merged and `goal` was "defined twice").
+#[test]
+fn a_variant_of_a_variant_replaces_at_each_step() {
+    let v = Game::load("tests/variants/chain_top.rules")
+        .unwrap_or_else(|d| panic!("{}", d.render_plain()));
+    let goal = v.options()[v.option_index("goal").unwrap()].default;
+    assert_eq!(goal, 5);
+    let s = State::new(&v, 2, 1, &v.default_options()).unwrap();
+    let labels: Vec<String> = s
+        .legal_actions(&v)
+        .iter()
+        .map(|a| s.label(&v, *a))
+        .collect();
+    assert_eq!(labels, ["two"]);
+    assert!(v.probe("P0.score + goal", 2).is_ok());
+}
