@@ -55,15 +55,6 @@ impl Source {
     pub fn place(&self, offset: u32) -> (Option<&str>, usize) {
         self.file_line(self.line_of(offset))
     }
-
-    /// A line as messages name it: `line 3` for a plain file, `v.rules
-    /// line 3` for a line of a variant or of its base.
-    pub fn line_name(&self, line: usize) -> String {
-        match self.file_line(line) {
-            (Some(file), l) => format!("{file} line {l}"),
-            (None, l) => format!("line {l}"),
-        }
-    }
 }
 
 impl Parts {
@@ -154,9 +145,7 @@ mod tests {
         assert_eq!(src.file_line(3), (Some("../b.rules"), 3));
         assert_eq!(src.file_line(4), (Some("v.rules"), 1));
         assert_eq!(src.place(8), (Some("v.rules"), 2));
-        assert_eq!(src.line_name(5), "v.rules line 2");
         let plain = Source::new("p.rules", "a\nb");
         assert_eq!(plain.place(2), (None, 2));
-        assert_eq!(plain.line_name(2), "line 2");
     }
 }

@@ -34,6 +34,45 @@ pub const MAX_CONNECTIONS: usize = 256;
 /// How long a connection may go without traffic either way.
 pub const IDLE: Duration = Duration::from_secs(60);
 
+/// Files kept free for everything but connections (the runtime, saves,
+/// refusals).
+const SPARE_FILES: usize = 64;
+
+/// The most connections this process can keep: [`MAX_CONNECTIONS`], or
+/// fewer when its limit of open files is lower (raised first, as far as
+/// the system allows: macOS starts at 256).
+pub fn max_connections() -> usize {
+    #[cfg(unix)]
+    {
+        let want = (MAX_CONNECTIONS + SPARE_FILES) as libc::rlim_t;
+        let mut lim = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
+        // SAFETY: getrlimit and setrlimit only read and write `lim`.
+        unsafe {
+            if libc::getrlimit(libc::RLIMIT_NOFILE, &mut lim) != 0 {
+                return MAX_CONNECTIONS;
+            }
+            if lim.rlim_cur < want {
+                let raised = libc::rlimit {
+                    rlim_cur: want.min(lim.rlim_max),
+                    rlim_max: lim.rlim_max,
+                };
+                if libc::setrlimit(libc::RLIMIT_NOFILE, &raised) == 0 {
+                    lim.rlim_cur = raised.rlim_cur;
+                }
+            }
+        }
+        let files = usize::try_from(lim.rlim_cur).unwrap_or(usize::MAX);
+        MAX_CONNECTIONS
+            .min(files.saturating_sub(SPARE_FILES))
+            .max(1)
+    }
+    #[cfg(not(unix))]
+    MAX_CONNECTIONS
+}
+
 /// Connections past the limit being answered at once; more are closed
 /// without an answer.
 const REFUSING: usize = 32;

@@ -152,7 +152,7 @@ pub fn run(args: ServeArgs) -> u8 {
         let port = listener.local_addr().map(|a| a.port()).unwrap_or(args.port);
         print_links(&server, &table, &args.bind, port, players, seed);
         let app = router(Arc::new(server)).into_make_service_with_connect_info::<conn::Busy>();
-        let listener = conn::Bounded::new(listener, conn::MAX_CONNECTIONS, conn::IDLE);
+        let listener = conn::Bounded::new(listener, conn::max_connections(), conn::IDLE);
         match axum::serve(listener, app)
             .with_graceful_shutdown(async {
                 let _ = tokio::signal::ctrl_c().await;
