@@ -572,3 +572,114 @@ fn broken_frames_are_said_not_panicked() {
         assert!(!err.contains("panicked"), "{err}");
     }
 }
+
+/// What the server cannot follow is said, and bounded: a document past
+/// 16 MiB is not kept (one diagnostic says so; at the limit it is
+/// checked), a `didChange` with more than 100 ranged changes loses the
+/// text until a whole one comes (at 100 it is followed), and a change to
+/// a document that is not open, a notification whose parameters are not
+/// its own, and a second `initialize` each get a line saying why.
+#[test]
+fn documents_past_the_limits_are_said() {
+    use grail::lsp::{MAX_DOCUMENT, MAX_RANGED_CHANGES};
+    let u = "file:///nonexistent/limits.rules";
+    let note = |method: &str, params: Value| {
+        framed(&json!({"jsonrpc": "2.0", "method": method, "params": params}).to_string())
+    };
+    let open = |text: &str, v: i32| {
+        note(
+            "textDocument/didOpen",
+            json!({"textDocument": {"uri": u, "languageId": "grail", "version": v, "text": text}}),
+        )
+    };
+    let change = |changes: Value, v: i32| {
+        note(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": u, "version": v}, "contentChanges": changes}),
+        )
+    };
+    let ranged = |n: usize| {
+        let at = json!({"line": 0, "character": 0});
+        json!(vec![
+            json!({"range": {"start": at, "end": at}, "text": ""});
+            n
+        ])
+    };
+    let small = "game \"G\" { players 2 }\n";
+    let sized = |n: usize| {
+        let mut t = small.to_string();
+        while t.len() + 64 <= n {
+            t.push_str(&format!("# {}\n", "x".repeat(61)));
+        }
+        t.push_str(&"\n".repeat(n - t.len()));
+        assert_eq!(t.len(), n);
+        t
+    };
+    let mut input =
+        framed(r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{}}}"#)
+            + &framed(r#"{"jsonrpc":"2.0","method":"initialized","params":{}}"#)
+            + &open(&sized(MAX_DOCUMENT), 1)
+            + &open(&sized(MAX_DOCUMENT + 1), 2)
+            + &change(json!([{"text": small}]), 3)
+            + &change(ranged(MAX_RANGED_CHANGES), 4)
+            + &change(ranged(MAX_RANGED_CHANGES + 1), 5)
+            + &change(ranged(1), 6)
+            + &change(json!([{"text": small}]), 7);
+    input += &note(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": "file:///nonexistent/never.rules", "version": 1},
+               "contentChanges": [{"text": small}]}),
+    );
+    input += &note("textDocument/didOpen", json!({"textDocument": 5}));
+    input +=
+        &framed(r#"{"jsonrpc":"2.0","id":7,"method":"initialize","params":{"capabilities":{}}}"#);
+    input += &framed(
+        r#"{"jsonrpc":"2.0","id":8,"method":"textDocument/documentSymbol","params":{"textDocument":{"uri":"file:///nonexistent/never.rules"}}}"#,
+    );
+    input += &framed(r#"{"jsonrpc":"2.0","id":9,"method":"shutdown"}"#);
+    input += &framed(r#"{"jsonrpc":"2.0","method":"exit"}"#);
+    let (code, out, err) = lsp_raw(input.as_bytes());
+    assert_eq!(code, Some(0), "{err}");
+    let mut r = BufReader::new(out.as_bytes());
+    let mut said = std::collections::BTreeMap::new();
+    let mut answers = std::collections::BTreeMap::new();
+    while let Some(m) = read_message(&mut r) {
+        if m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == u {
+            let v = m["params"]["version"].as_i64().expect("a version");
+            let texts: Vec<String> = m["params"]["diagnostics"]
+                .as_array()
+                .expect("diagnostics")
+                .iter()
+                .map(|d| d["message"].as_str().unwrap_or("").to_string())
+                .collect();
+            said.insert(v, texts.join("\n"));
+        } else if let Some(id) = m["id"].as_i64() {
+            answers.insert(id, m);
+        }
+    }
+    let lost = |v: i64| said[&v].contains("grail lost this file's text");
+    let large = |v: i64| said[&v].contains("more than 16777216 (16 MiB), the most grail reads");
+    assert!(!large(1) && large(2) && !large(3), "{said:?}");
+    assert!(
+        said[&2].starts_with("this file has 16777217 bytes"),
+        "{said:?}"
+    );
+    assert!(!lost(4) && lost(5) && lost(6) && !lost(7), "{said:?}");
+    assert!(said[&5].contains("sent 101 ranged changes at once, more than 100"));
+    assert!(
+        err.contains("grail lsp: ignored `textDocument/didChange`: `file:///nonexistent/never.rules` is not open"),
+        "{err}"
+    );
+    assert!(
+        err.contains("grail lsp: ignored `textDocument/didOpen`: invalid type: integer `5`"),
+        "{err}"
+    );
+    assert_eq!(answers[&7]["error"]["code"], -32600);
+    assert_eq!(
+        answers[&7]["error"]["message"],
+        "the server is already initialized"
+    );
+    // the change to a document not open did not open it
+    let not_open = answers[&8]["error"]["message"].as_str().unwrap_or("");
+    assert!(not_open.contains("is not open"), "{not_open}");
+}

@@ -483,6 +483,13 @@ fn cli_exit_codes_and_output() {
             && out.contains("\"code\":\"unused-zone\""),
         "{out}"
     );
+    // a variant's file is its own path (its text name also names the base)
+    let (_, out, _) = rulecheck(&["--json", "--games", "0", "tests/variants/broken.rules"]);
+    assert!(
+        out.contains(r#""files":[{"file":"tests/variants/broken.rules","verdict""#)
+            && !out.contains("after its base"),
+        "{out}"
+    );
 
     let (code, out, _) = rulecheck(&["--list"]);
     assert_eq!(code, 0);

@@ -231,6 +231,57 @@ async fn the_designer_undoes_a_move() {
     assert!(after["version"].as_u64() > before["version"].as_u64());
 }
 
+/// A POST whose body is `text` as it is; the status and the body.
+async fn post_raw(app: &Router, path: &str, text: String) -> (StatusCode, String) {
+    let req = Request::builder()
+        .method(Method::POST)
+        .uri(path)
+        .header("content-type", "application/json")
+        .body(Body::from(text))
+        .unwrap();
+    let resp = app.clone().oneshot(req).await.unwrap();
+    let status = resp.status();
+    let bytes = axum::body::to_bytes(resp.into_body(), 1 << 24)
+        .await
+        .unwrap();
+    (status, String::from_utf8(bytes.to_vec()).unwrap())
+}
+
+/// JSON of exactly `size` bytes: `json` padded with spaces.
+fn padded(json: &str, size: usize) -> String {
+    let mut text = json.to_string();
+    text.insert_str(1, &" ".repeat(size - json.len()));
+    assert_eq!(text.len(), size);
+    text
+}
+
+#[tokio::test]
+async fn a_body_past_the_limit_is_said_to_be_too_large() {
+    use grail::serve::routes::MAX_BODY;
+    let srv = server(0);
+    let table = open(&srv, 2, 3);
+    let app = router(srv.clone());
+    let (seats, designer) = table.links();
+    let cmd = format!("{designer}/cmd");
+    let (status, body) = post_raw(&app, &cmd, padded(r#"{"line": "moves"}"#, MAX_BODY)).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    for path in [cmd, format!("{}/play", seats[0])] {
+        let (status, body) = post_raw(&app, &path, padded(r#"{"move": 1}"#, MAX_BODY + 1)).await;
+        assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE, "{body}");
+        assert!(
+            body.contains("the request is too large: a body holds at most 65536 bytes"),
+            "{body}"
+        );
+    }
+    let play = format!("{}/play", seats[0]);
+    let (status, body) = post_raw(&app, &play, padded(r#"{"move": 1}"#, MAX_BODY)).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    // three megabytes, as probe 24 sent
+    let (status, body) = post_raw(&app, &play, "x".repeat(3 << 20)).await;
+    assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE, "{body}");
+    assert_eq!(table.lock().session.history.len(), 1);
+}
+
 #[tokio::test]
 async fn bad_tokens_are_refused() {
     let srv = server(0);
@@ -494,4 +545,80 @@ fn the_binary_prints_working_links_and_the_docs_name_its_flags() {
             "docs/serve.md names {flag}, `grail serve --help` does not"
         );
     }
+}
+
+/// One HTTP/1.1 GET over a fresh connection: the answer's status line and
+/// body, or "" when the server closed the connection without one.
+async fn get_over_tcp(port: u16, path: &str) -> String {
+    let req = format!("GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+    over_tcp(port, req).await
+}
+
+/// A request as written over a fresh connection; the whole answer.
+async fn over_tcp(port: u16, req: String) -> String {
+    let read = tokio::task::spawn_blocking(move || {
+        use std::io::{Read, Write};
+        let mut s = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+        s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+        s.write_all(req.as_bytes()).unwrap();
+        let mut out = Vec::new();
+        let _ = s.read_to_end(&mut out);
+        String::from_utf8_lossy(&out).into_owned()
+    });
+    read.await.unwrap()
+}
+
+/// Connections are bounded (here 4 and one idle second; `grail serve`
+/// keeps 256 and closes a connection after 60 idle seconds): at the limit
+/// a request is answered, one past it is refused with 503 and the reason,
+/// and silent connections are closed, which frees their places.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn connections_are_bounded_in_number_and_idle_time() {
+    use grail::serve::conn::Bounded;
+    use std::io::Read;
+    let srv = server(0);
+    let table = open(&srv, 2, 3);
+    let (seats, designer) = table.links();
+    let view = format!("{}/view", seats[0]);
+    let tcp = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = tcp.local_addr().unwrap().port();
+    let listener = Bounded::new(tcp, 4, Duration::from_secs(1));
+    let app = router(srv).into_make_service_with_connect_info::<grail::serve::conn::Busy>();
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    let connect = || std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+    // three silent connections, and a fourth that asks: answered
+    let mut silent: Vec<std::net::TcpStream> = (0..3).map(|_| connect()).collect();
+    let answer = get_over_tcp(port, &view).await;
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    // four silent connections: a fifth is refused, saying why
+    silent.push(connect());
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let answer = get_over_tcp(port, &view).await;
+    assert!(answer.starts_with("HTTP/1.1 503"), "{answer}");
+    assert!(
+        answer.contains("the server has 4 connections open, its most: try again in a moment"),
+        "{answer}"
+    );
+    // after a second with no traffic the silent ones are closed
+    let closed = tokio::task::spawn_blocking(move || {
+        silent.into_iter().all(|mut s| {
+            s.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+            let mut b = [0u8; 16];
+            matches!(s.read(&mut b), Ok(0)) || matches!(s.read(&mut b), Err(e) if e.kind() != std::io::ErrorKind::WouldBlock && e.kind() != std::io::ErrorKind::TimedOut)
+        })
+    });
+    assert!(closed.await.unwrap(), "a silent connection is still open");
+    let answer = get_over_tcp(port, &view).await;
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    // a command that thinks for longer than the idle time is answered
+    let hint = r#"{"line": "hint mcts:1500ms"}"#;
+    let answer = over_tcp(
+        port,
+        format!(
+            "POST {designer}/cmd HTTP/1.1\r\nHost: x\r\nConnection: close\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n{hint}",
+            hint.len()
+        ),
+    )
+    .await;
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
 }

@@ -69,3 +69,63 @@ fn rules_files_lists_a_folder_sorted() {
     assert!(names.iter().all(|n| n.ends_with(".rules")), "{names:?}");
     assert!(grail::load::rules_files(std::path::Path::new("no/such/folder")).is_err());
 }
+
+/// A variant's run-time places (a fault, the pending choice) name the file
+/// the line is written in and that file's own line, not a line of the
+/// joined text of base and variant.
+#[test]
+fn run_time_lines_of_a_variant_are_its_own() {
+    use grail::EngineError;
+    use std::path::Path;
+    let v = Game::load("tests/variants/faults.rules")
+        .unwrap_or_else(|d| panic!("{}", d.render_plain()));
+    let s = State::new(&v, 2, 1, &v.default_options()).unwrap();
+    let choice = s.pending_choice(&v).expect("a choice");
+    assert_eq!(
+        choice.file.as_deref(),
+        Some(Path::new("tests/variants/faults.rules"))
+    );
+    assert_eq!(
+        (choice.line, choice.line_name()),
+        (7, "tests/variants/faults.rules line 7".into())
+    );
+    let fault = s
+        .legal_actions(&v)
+        .into_iter()
+        .find(|a| s.label(&v, *a) == "fault")
+        .expect("the faulting move");
+    let err = s.clone().apply(&v, fault).expect_err("a division by zero");
+    assert!(matches!(err, EngineError::Fault { line: 9, .. }), "{err:?}");
+    assert_eq!(err.file(), Some(Path::new("tests/variants/faults.rules")));
+    assert_eq!(
+        err.to_string(),
+        "rules fault in phase `score_turn` (tests/variants/faults.rules line 9): division by zero"
+    );
+    // a plain file names no file, as before
+    let base = Game::load("tests/variants/base.rules").unwrap();
+    let s = State::new(&base, 2, 1, &base.default_options()).unwrap();
+    let choice = s.pending_choice(&base).expect("a choice");
+    assert_eq!(
+        (choice.file.clone(), choice.line_name()),
+        (None, "line 18".into())
+    );
+}
+
+/// A variant of a variant: each file replaces the declarations of the
+/// files before it (the middle one's `goal` replaced its base's; before,
+/// only the last seam was merged and `goal` was "defined twice").
+#[test]
+fn a_variant_of_a_variant_replaces_at_each_step() {
+    let v = Game::load("tests/variants/chain_top.rules")
+        .unwrap_or_else(|d| panic!("{}", d.render_plain()));
+    let goal = v.options()[v.option_index("goal").unwrap()].default;
+    assert_eq!(goal, 5);
+    let s = State::new(&v, 2, 1, &v.default_options()).unwrap();
+    let labels: Vec<String> = s
+        .legal_actions(&v)
+        .iter()
+        .map(|a| s.label(&v, *a))
+        .collect();
+    assert_eq!(labels, ["two"]);
+    assert!(v.probe("P0.score + goal", 2).is_ok());
+}

@@ -108,6 +108,9 @@ pub struct Source {
     pub text: Arc<str>,
     /// For a variant: where its own text starts, after its base's.
     pub base_len: u32,
+    /// For a variant of a variant: where each file of its base starts
+    /// (after the first), in order; `base_len` is the last seam.
+    pub inner_seams: Vec<u32>,
 }
 
 impl Source {
@@ -116,7 +119,14 @@ impl Source {
             name: name.into(),
             text: text.into(),
             base_len: 0,
+            inner_seams: Vec::new(),
         }
+    }
+    /// Where each file after the first starts: a variant's bases' seams,
+    /// then its own (empty for a plain file).
+    pub fn seams(&self) -> impl Iterator<Item = u32> + '_ {
+        let own = (self.base_len > 0).then_some(self.base_len);
+        self.inner_seams.iter().copied().chain(own)
     }
     /// 1-based line number of a byte offset.
     pub fn line_of(&self, offset: u32) -> usize {

@@ -25,6 +25,36 @@ impl Source {
             .split_once(SEAM)
             .map_or(&self.name, |(own, _)| own)
     }
+
+    /// How many lines a variant's base takes in the combined text (0 for
+    /// a plain file).
+    fn base_lines(&self) -> usize {
+        match self.base_len as usize {
+            0 => 0,
+            n if n > self.text.len() => 0,
+            n => self.line_of(n as u32 - 1),
+        }
+    }
+
+    /// Where a 1-based line of this text is written: for a variant, the
+    /// path of the file it is in (its base's or its own) and its line
+    /// there; for a plain file, `None` and the line itself.
+    pub fn file_line(&self, line: usize) -> (Option<&str>, usize) {
+        let base = self.base_lines();
+        let Some((own, base_name)) = self.name.split_once(SEAM).filter(|_| base > 0) else {
+            return (None, line);
+        };
+        if line > base {
+            (Some(own), line - base)
+        } else {
+            (Some(base_name.strip_suffix(')').unwrap_or(base_name)), line)
+        }
+    }
+
+    /// [`Source::file_line`] of the line holding a byte offset.
+    pub fn place(&self, offset: u32) -> (Option<&str>, usize) {
+        self.file_line(self.line_of(offset))
+    }
 }
 
 impl Parts {
@@ -112,5 +142,10 @@ mod tests {
         assert_eq!(p.base.path(), "../b.rules");
         assert_eq!(d.labels[0].0, Span::new(2, 3));
         assert!(d.help.unwrap().contains("also at ../b.rules:1: there"));
+        assert_eq!(src.file_line(3), (Some("../b.rules"), 3));
+        assert_eq!(src.file_line(4), (Some("v.rules"), 1));
+        assert_eq!(src.place(8), (Some("v.rules"), 2));
+        let plain = Source::new("p.rules", "a\nb");
+        assert_eq!(plain.place(2), (None, 2));
     }
 }

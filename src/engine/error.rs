@@ -4,6 +4,7 @@
 //! the wording is part of the interface).
 
 use super::Fault;
+use std::path::{Path, PathBuf};
 
 /// Why the engine refused or stopped.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -14,18 +15,22 @@ pub enum EngineError {
     Illegal(Illegal),
     /// The rules did something impossible: `fault` says what (its
     /// `Display` is the one-line message), `phase`/`node`/`line` where.
+    /// `line` is a line of `file`: for a variant, the file the line is
+    /// written in (the variant's or its base's); `None` for a plain file.
     Fault {
         fault: Fault,
         phase: String,
         node: u32,
+        file: Option<PathBuf>,
         line: usize,
     },
     /// The rules ran `steps` steps without a decision (an endless loop?);
-    /// `phase`/`node`/`line` locate the node the run had reached.
+    /// `phase`/`node`/`file`/`line` locate the node the run had reached.
     Runaway {
         steps: u64,
         phase: String,
         node: u32,
+        file: Option<PathBuf>,
         line: usize,
     },
     /// Cards were lost or duplicated.
@@ -88,10 +93,19 @@ impl std::fmt::Display for EngineError {
             EngineError::Illegal(e) => e.fmt(f),
             EngineError::Conservation(e) => e.fmt(f),
             EngineError::Fault {
-                fault, phase, line, ..
-            } => {
-                write!(f, "rules fault in phase `{phase}` (line {line}): {fault}")
-            }
+                fault,
+                phase,
+                file,
+                line,
+                ..
+            } => match file {
+                Some(file) => write!(
+                    f,
+                    "rules fault in phase `{phase}` ({} line {line}): {fault}",
+                    file.display()
+                ),
+                None => write!(f, "rules fault in phase `{phase}` (line {line}): {fault}"),
+            },
             EngineError::Runaway { steps, .. } => {
                 write!(
                     f,
@@ -158,12 +172,21 @@ impl EngineError {
         }
     }
 
-    /// The phase and 1-based line where the rules faulted or ran away.
+    /// The phase and 1-based line where the rules faulted or ran away
+    /// (a line of [`EngineError::file`]).
     pub fn location(&self) -> Option<(&str, usize)> {
         match self {
             EngineError::Fault { phase, line, .. } | EngineError::Runaway { phase, line, .. } => {
                 Some((phase, *line))
             }
+            _ => None,
+        }
+    }
+
+    /// For a variant's fault or runaway, the file its line is in.
+    pub fn file(&self) -> Option<&Path> {
+        match self {
+            EngineError::Fault { file, .. } | EngineError::Runaway { file, .. } => file.as_deref(),
             _ => None,
         }
     }

@@ -174,6 +174,13 @@ impl Game {
         let span = p.spans.get(node as usize).copied().unwrap_or(p.span);
         self.data.source.line_of(span.start)
     }
+    /// Where a node is written: for a variant, the file its line is in and
+    /// the line there (see [`crate::diag::Source::file_line`]); for a plain
+    /// file, `None` and the line.
+    pub fn file_line_of(&self, phase: u16, node: u32) -> (Option<std::path::PathBuf>, usize) {
+        let (file, line) = self.data.source.file_line(self.line_of(phase, node));
+        (file.map(std::path::PathBuf::from), line)
+    }
 }
 
 impl From<Loaded> for Game {

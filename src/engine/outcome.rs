@@ -139,12 +139,15 @@ impl State {
         .eval(e)
         .map_err(|fault| {
             let text = &game.source().text;
-            let at = text.find("\nwinners ").map_or(0, |i| i + 1);
+            // the last: a variant's own `winners` replaces its base's
+            let at = text.rfind("\nwinners ").map_or(0, |i| i + 1);
+            let (file, line) = game.source().place(at as u32);
             EngineError::Fault {
                 fault,
                 phase: "winners".into(),
                 node: 0,
-                line: game.source().line_of(at as u32),
+                file: file.map(std::path::PathBuf::from),
+                line,
             }
         })
     }

@@ -29,9 +29,23 @@ pub enum Status {
 pub struct PendingChoice {
     pub player: usize,
     pub phase: String,
-    /// 1-based line of the `choose` (or `window`).
+    /// For a variant, the file the `choose` is written in (its own or its
+    /// base's); `None` for a plain file.
+    pub file: Option<std::path::PathBuf>,
+    /// 1-based line of the `choose` (or `window`) in that file.
     pub line: usize,
     pub options: Vec<Action>,
+}
+
+impl PendingChoice {
+    /// Its line as messages name it: `line 3`, or for a variant `v.rules
+    /// line 3` (the file the `choose` is written in).
+    pub fn line_name(&self) -> String {
+        match &self.file {
+            Some(file) => format!("{} line {}", file.display(), self.line),
+            None => format!("line {}", self.line),
+        }
+    }
 }
 
 impl State {
@@ -144,15 +158,14 @@ impl State {
         fault: Fault,
         (phase, node): (u16, u32),
     ) -> EngineError {
-        let (name, line) = (
-            game.graph().phases[phase as usize].name.clone(),
-            game.line_of(phase, node),
-        );
+        let name = game.graph().phases[phase as usize].name.clone();
+        let (file, line) = game.file_line_of(phase, node);
         if fault == Fault::Runaway {
             return EngineError::Runaway {
                 steps: STEP_BUDGET,
                 phase: name,
                 node,
+                file,
                 line,
             };
         }
@@ -160,6 +173,7 @@ impl State {
             fault,
             phase: name,
             node,
+            file,
             line,
         }
     }
@@ -287,10 +301,12 @@ impl State {
     pub fn pending_choice(&self, game: &Game) -> Option<PendingChoice> {
         let player = self.chooser()?;
         let fr = self.frames.last()?;
+        let (file, line) = game.file_line_of(fr.phase, fr.pc);
         Some(PendingChoice {
             player,
             phase: game.graph().phases[fr.phase as usize].name.clone(),
-            line: game.line_of(fr.phase, fr.pc),
+            file,
+            line,
             options: self.legal_actions(game),
         })
     }

@@ -62,8 +62,8 @@ impl Game {
         let e = crate::syntax::parse_expr(text)?;
         let source = &self.data.source;
         let (mut file, _) = crate::syntax::parse_file(&source.text);
-        if source.base_len > 0 {
-            crate::syntax::merge_variant(&mut file, source.base_len);
+        for seam in source.seams() {
+            crate::syntax::merge_variant(&mut file, seam);
         }
         let (expr, ty) = crate::check::check_expr(&file, &e, players)?;
         Ok(Probe {

@@ -34,8 +34,9 @@ pub struct Compiled {
 /// Parse, check and (when there is no error) build the action graph.
 pub fn compile(source: Source) -> Compiled {
     let (mut file, mut found) = syntax::parse_file(&source.text);
-    if source.base_len > 0 {
-        syntax::merge_variant(&mut file, source.base_len);
+    // each file replaces the declarations of the files before it
+    for seam in source.seams() {
+        syntax::merge_variant(&mut file, seam);
     }
     let parse_failed = found.iter().any(Diagnostic::is_error);
     let (mut hir, check_diags) = crate::check::check(&file);

@@ -252,6 +252,7 @@ pub(super) fn with_base(path: &Path, text: String, depth: usize) -> Result<Sourc
         combined,
     );
     source.base_len = base_source.text.len() as u32 + 1;
+    source.inner_seams = base_source.seams().collect();
     Ok(source)
 }
 

@@ -116,6 +116,9 @@ impl Analysis {
         let own = files.last().map_or(0, |f| f.offset);
         let mut source = Source::new(uri.as_str(), joined.as_str());
         source.base_len = own;
+        // the seams of a variant's bases (a variant of a variant)
+        let inner = files.len().saturating_sub(1);
+        source.inner_seams = files.iter().take(inner).skip(1).map(|f| f.offset).collect();
         // The checker and rulecheck's static lints in one pass.
         let report = crate::rulecheck::check_source(source, &Default::default());
         let mut diags = Vec::new();

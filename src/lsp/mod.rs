@@ -27,7 +27,18 @@ struct Doc {
     text: String,
     version: i32,
     analysis: Analysis,
+    /// Why the text is not kept (too large, or too many ranged changes at
+    /// once): the document then reads as empty, its one diagnostic says
+    /// why, and ranged changes wait for a whole text.
+    refused: Option<String>,
 }
+
+/// The longest document kept: the most `grail check` reads of a file.
+pub const MAX_DOCUMENT: usize = crate::load::MAX_RULES_FILE as usize;
+
+/// The most ranged changes one `didChange` may carry (the server asks for
+/// whole texts; each ranged change re-reads the document).
+pub const MAX_RANGED_CHANGES: usize = 100;
 
 struct Server {
     conn: Connection,
@@ -149,7 +160,20 @@ impl Server {
             .collect()
     }
 
-    fn set_text(&mut self, uri: Uri, text: String, version: i32) {
+    fn set_text(&mut self, uri: Uri, text: String, version: i32, refused: Option<String>) {
+        let refused = refused.or_else(|| {
+            (text.len() > MAX_DOCUMENT).then(|| {
+                format!(
+                    "this file has {} bytes, more than {MAX_DOCUMENT} (16 MiB), the most grail reads: it is not checked",
+                    text.len()
+                )
+            })
+        });
+        let text = if refused.is_some() {
+            String::new()
+        } else {
+            text
+        };
         let analysis = self.analyse(&uri, &text);
         self.docs.insert(
             uri.clone(),
@@ -157,6 +181,7 @@ impl Server {
                 text,
                 version,
                 analysis,
+                refused,
             },
         );
         self.publish(&uri);
@@ -174,9 +199,19 @@ impl Server {
         let Some(doc) = self.docs.get(uri) else {
             return;
         };
+        let diagnostics = match &doc.refused {
+            Some(why) => vec![lsp_types::Diagnostic {
+                range: Range::default(),
+                severity: Some(DiagnosticSeverity::ERROR),
+                source: Some("grail".into()),
+                message: why.clone(),
+                ..Default::default()
+            }],
+            None => outline::diagnostics(&doc.analysis),
+        };
         let params = PublishDiagnosticsParams {
             uri: uri.clone(),
-            diagnostics: outline::diagnostics(&doc.analysis),
+            diagnostics,
             version: Some(doc.version),
         };
         self.notify::<notification::PublishDiagnostics>(params);
@@ -187,44 +222,86 @@ impl Server {
         let _ = self.conn.sender.send(Message::Notification(n));
     }
 
+    /// A notification; one that cannot be followed is said on standard
+    /// error (a notification has no answer), and the documents stay.
     fn notification(&mut self, n: Notification) {
+        let method = n.method.clone();
+        if let Err(why) = self.follow(n) {
+            eprintln!(
+                "grail lsp: ignored `{}`: {}",
+                crate::sanitize::excerpt(&method, 100),
+                crate::sanitize::excerpt(&why, 300)
+            );
+        }
+    }
+
+    fn follow(&mut self, n: Notification) -> Result<(), String> {
+        let read = |e: serde_json::Error| e.to_string();
         match n.method.as_str() {
             notification::DidOpenTextDocument::METHOD => {
-                if let Ok(p) = serde_json::from_value::<DidOpenTextDocumentParams>(n.params) {
-                    let d = p.text_document;
-                    self.set_text(d.uri, d.text, d.version);
-                }
+                let p: DidOpenTextDocumentParams =
+                    serde_json::from_value(n.params).map_err(read)?;
+                let d = p.text_document;
+                self.set_text(d.uri, d.text, d.version, None);
             }
             notification::DidChangeTextDocument::METHOD => {
-                if let Ok(p) = serde_json::from_value::<DidChangeTextDocumentParams>(n.params) {
-                    let uri = p.text_document.uri;
-                    let mut text = self.text_of(&uri).unwrap_or_default();
-                    for c in p.content_changes {
-                        match c.range {
-                            None => text = c.text,
-                            Some(r) => {
-                                let lines = text::LineIndex::new(&text);
-                                let s = lines.offset(&text, r.start);
-                                let e = lines.offset(&text, r.end).max(s);
-                                text.replace_range(s..e, &c.text);
-                            }
-                        }
-                    }
-                    self.set_text(uri, text, p.text_document.version);
-                }
+                let p: DidChangeTextDocumentParams =
+                    serde_json::from_value(n.params).map_err(read)?;
+                self.change(p)?;
             }
             notification::DidCloseTextDocument::METHOD => {
-                if let Ok(p) = serde_json::from_value::<DidCloseTextDocumentParams>(n.params) {
-                    self.docs.remove(&p.text_document.uri);
-                    self.notify::<notification::PublishDiagnostics>(PublishDiagnosticsParams {
-                        uri: p.text_document.uri,
-                        diagnostics: Vec::new(),
-                        version: None,
-                    });
-                }
+                let p: DidCloseTextDocumentParams =
+                    serde_json::from_value(n.params).map_err(read)?;
+                self.docs.remove(&p.text_document.uri);
+                self.notify::<notification::PublishDiagnostics>(PublishDiagnosticsParams {
+                    uri: p.text_document.uri,
+                    diagnostics: Vec::new(),
+                    version: None,
+                });
             }
             _ => {}
         }
+        Ok(())
+    }
+
+    /// A document's changes, in order: a whole text replaces it, a ranged
+    /// change edits it (at most [`MAX_RANGED_CHANGES`] of those at once).
+    fn change(&mut self, p: DidChangeTextDocumentParams) -> Result<(), String> {
+        let uri = p.text_document.uri;
+        let Some(doc) = self.docs.get(&uri) else {
+            return Err(format!("`{}` is not open", uri.as_str()));
+        };
+        let ranged = p
+            .content_changes
+            .iter()
+            .filter(|c| c.range.is_some())
+            .count();
+        let mut refused = doc.refused.clone();
+        let mut text = doc.text.clone();
+        if ranged > MAX_RANGED_CHANGES {
+            refused = Some(format!(
+                "grail lost this file's text: an editor sent {ranged} ranged changes at once, more than {MAX_RANGED_CHANGES} (grail asks for whole texts); reopen the file"
+            ));
+        } else {
+            for c in p.content_changes {
+                match c.range {
+                    None => (text, refused) = (c.text, None),
+                    // a ranged change to a text not kept waits for a whole one
+                    Some(_) if refused.is_some() => {}
+                    Some(r) => {
+                        let lines = text::LineIndex::new(&text);
+                        let s = lines.offset(&text, r.start);
+                        let e = lines.offset(&text, r.end).max(s);
+                        text.replace_range(s..e, &c.text);
+                        if text.len() > MAX_DOCUMENT {
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+        self.set_text(uri, text, p.text_document.version, refused);
+        Ok(())
     }
 
     fn request(&mut self, req: Request) -> Response {
@@ -296,6 +373,9 @@ impl Server {
                 }))
             }
             request::Formatting::METHOD => self.formatting(params(req)?),
+            request::Initialize::METHOD => {
+                Err((-32600, "the server is already initialized".into()))
+            }
             _ => Err((-32601, format!("`{}` is not supported", req.method))),
         }
     }

@@ -138,24 +138,30 @@ pub fn cmd_explain(s: &mut Session, args: &[&str], out: &mut String) -> Result<F
         return Err(format!("the engine cannot say where move {k} comes from"));
     };
     let (kind, lines) = rule_lines(&s.game, &s.state, action).unwrap_or(("phase", (line, line)));
-    let file = &s.game.source().name;
+    // lines of the text as loaded; a variant's are shown as lines of the
+    // file they are written in (its own or its base's)
+    let source = s.game.source();
+    let (file, own) = match source.file_line(lines.0) {
+        (Some(file), l) => (file, lines.0 - l),
+        (None, _) => (source.name.as_str(), 0),
+    };
     let _ = writeln!(out, "{k}. {label}");
     let range = match lines {
-        (a, b) if a == b => format!("line {a}"),
-        (a, b) => format!("lines {a}-{b}"),
+        (a, b) if a == b => format!("line {}", a - own),
+        (a, b) => format!("lines {}-{}", a - own, b - own),
     };
     let _ = writeln!(
         out,
         "offered to P{who} by {kind} `{phase_name}`, {file} {range}:"
     );
-    let choose_line = choose_line(&s.game, &s.state).filter(|c| *c < lines.0);
+    let choose_line = choose_line(&s.game, &s.state).filter(|c| *c < lines.0 && *c > own);
     let text: Vec<&str> = s.game.source().text.lines().collect();
     let (first, last) = lines;
     let shown_last = last.min(first + EXPLAIN_LINES - 1);
-    let width = shown_last.to_string().len();
+    let width = (shown_last - own).to_string().len();
     let print = |no: usize, out: &mut String| {
         let src = text.get(no - 1).copied().unwrap_or("");
-        let _ = writeln!(out, "  {no:>width$} | {}", src.trim_end());
+        let _ = writeln!(out, "  {:>width$} | {}", no - own, src.trim_end());
     };
     if let Some(c) = choose_line {
         print(c, out);

@@ -151,7 +151,11 @@ impl<'g> Recorder<'g> {
             } else {
                 src.to_string()
             };
-            let _ = write!(out, "  | {name}:{line}  {src}");
+            // a variant's line is named in the file it is written in
+            let _ = match self.game.source().file_line(line) {
+                (Some(file), l) => write!(out, "  | {name} {file}:{l}  {src}"),
+                (None, l) => write!(out, "  | {name}:{l}  {src}"),
+            };
             // `now` last, after the names
             vals.sort_by_key(|(n, _)| n == "now");
             if vals.len() > LINE_VALUES {

@@ -165,7 +165,8 @@ fn finding<'a>(src: &Source, f: &'a super::Finding) -> JsonFinding<'a> {
 
 fn file(f: &FileReport) -> JsonFile<'_> {
     JsonFile {
-        file: &f.source.name,
+        // the path itself: a variant's name also names its base
+        file: f.source.path(),
         verdict: f.verdict().key(),
         errors: f.errors(),
         warnings: f.warnings(),

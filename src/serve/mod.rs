@@ -6,10 +6,12 @@
 //! Layers: `token.rs` (secret tokens) and `pages.rs` (the built-in pages,
 //! from `assets/`) are leaves; `table.rs` is one game (a REPL session, the
 //! tokens, the bots, the version pages watch); `bots.rs` drives seated
-//! agents with a visible delay; `routes.rs` is the HTTP surface; this file
+//! agents with a visible delay; `routes.rs` is the HTTP surface;
+//! `conn.rs` bounds the connections (how many, how long idle); this file
 //! holds the arguments, the [`Server`] (the tables) and the entry point.
 
 mod bots;
+pub mod conn;
 mod pages;
 pub mod routes;
 pub mod table;
@@ -149,7 +151,8 @@ pub fn run(args: ServeArgs) -> u8 {
         };
         let port = listener.local_addr().map(|a| a.port()).unwrap_or(args.port);
         print_links(&server, &table, &args.bind, port, players, seed);
-        let app = router(Arc::new(server));
+        let app = router(Arc::new(server)).into_make_service_with_connect_info::<conn::Busy>();
+        let listener = conn::Bounded::new(listener, conn::max_connections(), conn::IDLE);
         match axum::serve(listener, app)
             .with_graceful_shutdown(async {
                 let _ = tokio::signal::ctrl_c().await;

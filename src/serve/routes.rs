@@ -10,7 +10,7 @@
 //! ```
 //!
 //! A wrong table or token is a 404 that says nothing about which part was
-//! wrong. Every response carries headers that keep the page from being
+//! wrong. A body past [`MAX_BODY`] bytes is a 413 that names the limit. Every response carries headers that keep the page from being
 //! cached, framed, or its address (which holds the token) sent elsewhere.
 
 use super::Server;
@@ -19,7 +19,7 @@ use super::pages;
 use super::table::{Refused, Table};
 use axum::Router;
 use axum::extract::rejection::JsonRejection;
-use axum::extract::{Path, State};
+use axum::extract::{DefaultBodyLimit, Path, State};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
@@ -33,6 +33,10 @@ use tokio_stream::StreamExt;
 use tokio_stream::wrappers::WatchStream;
 
 type Shared = Arc<Server>;
+
+/// The most bytes a request's body may hold: a command is at most 2000
+/// characters, which JSON's escapes make at most 24,000 bytes.
+pub const MAX_BODY: usize = 65_536;
 
 /// The whole application, for `axum::serve` and for tests.
 pub fn router(server: Shared) -> Router {
@@ -51,6 +55,8 @@ pub fn router(server: Shared) -> Router {
         .route("/t/{table}/d/{token}/save", get(designer_save))
         .route("/t/{table}/d/{token}/new", post(designer_new))
         .fallback(|| async { not_found() })
+        .layer(DefaultBodyLimit::max(MAX_BODY))
+        .layer(middleware::from_fn(super::conn::mark_busy))
         .layer(middleware::map_response(secure))
         .with_state(server)
 }
@@ -74,6 +80,18 @@ async fn secure(mut r: Response) -> Response {
 
 fn not_found() -> Response {
     error(404, "no such table or link: ask the host for yours")
+}
+
+/// A body that was refused: too large (413, with the limit), or not the
+/// JSON asked for (400, with `how` to write it).
+fn bad_body(rejection: &JsonRejection, how: &str) -> Response {
+    if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
+        return error(
+            413,
+            &format!("the request is too large: a body holds at most {MAX_BODY} bytes"),
+        );
+    }
+    error(400, how)
 }
 
 fn error(status: u16, message: &str) -> Response {
@@ -136,11 +154,14 @@ async fn seat_play(
         Some(x) => x,
         None => return not_found(),
     };
-    let Ok(Json(req)) = body else {
-        return error(
-            400,
-            "send the move as JSON: {\"move\": N}, N from 1 (and the page's \"version\")",
-        );
+    let req = match body {
+        Ok(Json(req)) => req,
+        Err(e) => {
+            return bad_body(
+                &e,
+                "send the move as JSON: {\"move\": N}, N from 1 (and the page's \"version\")",
+            );
+        }
     };
     match table.play_seat(p, req.n, req.version) {
         Ok(out) => {
@@ -189,8 +210,9 @@ async fn designer_cmd(
         Some(x) => x,
         None => return not_found(),
     };
-    let Ok(Json(req)) = body else {
-        return error(400, "send the command as JSON: {\"line\": \"undo\"}");
+    let req = match body {
+        Ok(Json(req)) => req,
+        Err(e) => return bad_body(&e, "send the command as JSON: {\"line\": \"undo\"}"),
     };
     // commands may search (`hint`, `auto end`): off the async threads
     let worker = table.clone();

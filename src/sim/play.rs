@@ -251,7 +251,7 @@ fn stuck_message(game: &Game, state: &State) -> String {
     };
     let place = state
         .pending_choice(game)
-        .map(|c| format!(" in phase `{}` (line {})", c.phase, c.line));
+        .map(|c| format!(" in phase `{}` ({})", c.phase, c.line_name()));
     format!(
         "{who}{} after {} decisions",
         place.unwrap_or_default(),
