@@ -99,7 +99,7 @@ fn graph(file: &std::path::Path, format: Format, phase: Option<&str>) -> u8 {
         },
     };
     let only = only.as_deref();
-    let line = |s: grail::diag::Span| game.source().line_of(s.start);
+    let line = |s: grail::diag::Span| game.source().line_label(s.start);
     let text = match format {
         Format::Dot => grail::graph::to_dot(g, only, &line),
         Format::Ron => grail::graph::to_ron(g, only),

@@ -72,7 +72,7 @@ fn overview(path: &str, phase: Option<&str>) -> String {
     let game = grail::Game::load(path).expect("compiles");
     let g = game.graph();
     let only = phase.map(|p| vec![grail::graph::phase_named(g, p).expect("a phase")]);
-    let line = |s: grail::diag::Span| game.source().line_of(s.start);
+    let line = |s: grail::diag::Span| game.source().line_label(s.start);
     grail::graph::overview(g, only.as_deref(), &line)
 }
 
@@ -104,7 +104,7 @@ fn graph_overviews_and_one_phase() {
     let game = grail::Game::load("rules/tamoul.rules").expect("compiles");
     let g = game.graph();
     let only = [grail::graph::phase_named(g, "refill").expect("refill")];
-    let line = |s: grail::diag::Span| game.source().line_of(s.start);
+    let line = |s: grail::diag::Span| game.source().line_label(s.start);
     let dot = grail::graph::to_dot(g, Some(&only), &line);
     // Only refill's cluster, each node with its source line; the phase it
     // leaves is not drawn.

@@ -129,3 +129,27 @@ fn a_variant_of_a_variant_replaces_at_each_step() {
     assert_eq!(labels, ["two"]);
     assert!(v.probe("P0.score + goal", 2).is_ok());
 }
+
+/// `grail graph` labels a variant's phases and nodes with the file each
+/// line is in and that file's own line (before, lines of the joined text).
+#[test]
+fn the_graph_of_a_variant_names_its_files() {
+    let v = Game::load("tests/variants/faults.rules")
+        .unwrap_or_else(|d| panic!("{}", d.render_plain()));
+    let g = v.graph();
+    let line = |s: grail::diag::Span| v.source().line_label(s.start);
+    let only = [grail::graph::phase_named(g, "score_turn").expect("score_turn")];
+    let text = grail::graph::overview(g, Some(&only), &line);
+    assert!(
+        text.contains("line 6 of tests/variants/faults.rules"),
+        "{text}"
+    );
+    let dot = grail::graph::to_dot(g, Some(&only), &line);
+    assert!(
+        dot.contains("(line 7 of tests/variants/faults.rules)"),
+        "{dot}"
+    );
+    // a phase the variant keeps from its base is named at the base's line
+    let all = grail::graph::overview(g, None, &line);
+    assert!(all.contains(" of tests/variants/base.rules"), "{all}");
+}

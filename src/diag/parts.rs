@@ -55,6 +55,16 @@ impl Source {
     pub fn place(&self, offset: u32) -> (Option<&str>, usize) {
         self.file_line(self.line_of(offset))
     }
+
+    /// The line holding a byte offset as a reader names it: `12` in a
+    /// plain file, `3 of v.rules` or `187 of ../b.rules` in a variant (its
+    /// own line or its base's), as `grail graph` labels its nodes.
+    pub fn line_label(&self, offset: u32) -> String {
+        match self.place(offset) {
+            (Some(file), line) => format!("{line} of {file}"),
+            (None, line) => line.to_string(),
+        }
+    }
 }
 
 impl Parts {
@@ -147,5 +157,8 @@ mod tests {
         assert_eq!(src.place(8), (Some("v.rules"), 2));
         let plain = Source::new("p.rules", "a\nb");
         assert_eq!(plain.place(2), (None, 2));
+        assert_eq!(plain.line_label(2), "2");
+        assert_eq!(src.line_label(8), "2 of v.rules");
+        assert_eq!(src.line_label(0), "1 of ../b.rules");
     }
 }

@@ -9,8 +9,9 @@ use crate::hir::{Expr, ProcKind};
 use std::fmt::Write;
 
 /// The overview of `g`, or of its phases in `only` (indices) when given.
-/// `line` turns a span into its 1-based line in the rules file.
-pub fn overview(g: &Graph, only: Option<&[u16]>, line: &dyn Fn(Span) -> usize) -> String {
+/// `line` turns a span into its 1-based line in the rules file
+/// (`Source::line_label`: for a variant, with the file the line is in).
+pub fn overview(g: &Graph, only: Option<&[u16]>, line: &dyn Fn(Span) -> String) -> String {
     let t = &g.tables;
     let shown = |i: usize| only.is_none_or(|o| o.contains(&(i as u16)));
     let reactions = g
@@ -94,7 +95,7 @@ fn plural(n: usize) -> &'static str {
 
 struct Row {
     head: String,
-    line: usize,
+    line: String,
     choices: usize,
     options: usize,
     calls: Vec<String>,
@@ -103,7 +104,7 @@ struct Row {
 }
 
 /// `turn play(p)`, and what the phase's nodes do.
-fn row(g: &Graph, p: &Phase, line: &dyn Fn(Span) -> usize) -> Row {
+fn row(g: &Graph, p: &Phase, line: &dyn Fn(Span) -> String) -> Row {
     let kind = match p.kind {
         ProcKind::Start => "",
         ProcKind::Phase => "phase ",

@@ -193,7 +193,7 @@ fn esc(s: &str) -> String {
 /// shows its index and its line in the rules file (`line` turns a span into
 /// it). With `only`, just those phases (by index); a phase they call is a
 /// dashed oval.
-pub fn to_dot(g: &Graph, only: Option<&[u16]>, line: &dyn Fn(Span) -> usize) -> String {
+pub fn to_dot(g: &Graph, only: Option<&[u16]>, line: &dyn Fn(Span) -> String) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "digraph \"{}\" {{", esc(&g.tables.name));
     let _ = writeln!(
@@ -214,10 +214,11 @@ pub fn to_dot(g: &Graph, only: Option<&[u16]>, line: &dyn Fn(Span) -> usize) -> 
                 Node::EndGame | Node::Return | Node::Leave(_) => ", shape=oval",
                 _ => "",
             };
-            let at = p.spans.get(ni).map_or(0, |sp| line(*sp));
+            let at = p.spans.get(ni).map_or_else(|| "0".into(), |sp| line(*sp));
             let _ = writeln!(
                 out,
-                "    p{pi}n{ni} [label=\"{ni} (line {at}): {}\"{shape}];",
+                "    p{pi}n{ni} [label=\"{ni} (line {}): {}\"{shape}];",
+                esc(&at),
                 esc(&describe(g, p, n))
             );
         }
