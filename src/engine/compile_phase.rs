@@ -123,7 +123,7 @@ impl State {
         };
         let i = self.core.var_base[var as usize] as usize + a as usize;
         if slots == Indexed::CardByte {
-            // only `=` writes a bool, player or enum: no sum overflows
+            // a byte variable is written with `=` only: no sum overflows
             let v = combine(op, i32::from(self.core.bytes[i]), v)?;
             self.core.set_byte(i, v);
         } else {

@@ -397,8 +397,8 @@ fn relabel(game: &Game, core: &mut Core, d: &mut Determinizer) {
             v
         }
     };
-    let t = &game.graph().tables;
-    for (vi, v) in t.vars.iter().enumerate() {
+    let g = game.graph();
+    for (vi, v) in g.tables.vars.iter().enumerate() {
         let count = if v.per_player {
             core.n as usize
         } else if v.per_card {
@@ -406,7 +406,7 @@ fn relabel(game: &Game, core: &mut Core, d: &mut Determinizer) {
         } else {
             1
         };
-        match core.var_slots_mut(t, vi, count) {
+        match core.var_slots_mut(g, vi, count) {
             Some(Slots::Wide(slice)) => {
                 if v.ty == Ty::Card {
                     for x in slice.iter_mut() {

@@ -79,7 +79,7 @@ impl State {
             .iter()
             .enumerate()
             .filter(|(_, v)| v.per_card)
-            .all(|(v, _)| c.card_var(t, v, x) == c.card_var(t, v, y));
+            .all(|(v, _)| c.card_var(game.graph(), v, x) == c.card_var(game.graph(), v, y));
         t.cards[x].name == t.cards[y].name
             && t.cards[x].kind == t.cards[y].kind
             && attrs(x) == attrs(y)

@@ -197,8 +197,7 @@ pub(crate) fn arg(g: &Graph, e: &Expr) -> Arg {
             }
             Expr::PerCard(v, card) => {
                 if let Some(s) = local(card) {
-                    let t = &g.tables;
-                    if super::width::in_bytes(t, &t.vars[*v as usize]) {
+                    if super::width::in_bytes(g, *v as usize) {
                         return Arg::PerCardByte(*v as usize, s);
                     }
                     return Arg::PerCard(*v as usize, s);

@@ -197,7 +197,7 @@ pub(crate) fn phases(
                 op: *o,
                 slots: match n {
                     Node::Assign(Place::PerCard(..), ..)
-                        if super::width::in_bytes(&g.tables, &g.tables.vars[*var as usize]) =>
+                        if super::width::in_bytes(g, usize::from(*var)) =>
                     {
                         Indexed::CardByte
                     }

@@ -43,9 +43,8 @@ impl State {
         opts: &[i32],
         chance: Option<&mut Chance>,
     ) -> Result<State, Fault> {
-        let t = &g.tables;
         let n = players as u8;
-        let (lay, home, size) = Layout::of(t, n, opts, &g.lanes);
+        let (lay, home, size) = Layout::of(g, n, opts, &g.lanes);
         let mut core = Core::new(lay, &home, size);
         for (c, h) in home.iter().enumerate() {
             core.known[c] = core.viewers(g, *h);
@@ -109,7 +108,7 @@ fn init_vars(
         } else {
             1
         };
-        match core.var_slots_mut(t, vi, count) {
+        match core.var_slots_mut(g, vi, count) {
             Some(Slots::Wide(s)) => s.fill(value),
             // a byte variable's values fit a byte (`width.rs`)
             Some(Slots::Narrow(s)) => s.fill(value as i8),

@@ -48,11 +48,12 @@ impl Layout {
     /// variable's slots; with each card's home instance and the number of
     /// `i32` and byte variable slots (`width.rs`).
     pub(super) fn of(
-        t: &crate::hir::Tables,
+        g: &Graph,
         n: u8,
         opts: &[i32],
         lanes: &std::sync::Arc<super::lanes::Lanes>,
     ) -> (Layout, Vec<u16>, [usize; 2]) {
+        let t = &g.tables;
         let mut zone_base = Vec::new();
         let mut inst_zone = Vec::new();
         let mut inst_owner = Vec::new();
@@ -71,7 +72,7 @@ impl Layout {
             }
         }
         let home: Vec<u16> = t.card_home.iter().map(|h| zone_base[*h as usize]).collect();
-        let (var_base, wide, narrow) = super::width::bases(t, n);
+        let (var_base, wide, narrow) = super::width::bases(g, n);
         let cell_rows = super::lanes::CellRows::of(
             lanes,
             &inst_zone,

@@ -134,6 +134,11 @@ pub struct Graph {
     pub phases: Vec<Phase>,
     /// For each zone, the reactions that open when a card enters it.
     pub triggers: Vec<Vec<u16>>,
+    /// Which variables the engine keeps in byte slots, one flag a
+    /// variable: filled when the engine makes its program from the graph
+    /// (`engine/width.rs`), empty before.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub byte_vars: Vec<bool>,
 }
 
 struct Lower {
@@ -188,6 +193,7 @@ pub fn build(hir: &Hir) -> Graph {
         tables: hir.tables.clone(),
         phases,
         triggers,
+        byte_vars: Vec::new(),
     }
 }
 
