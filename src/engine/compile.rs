@@ -168,7 +168,7 @@ fn value_plain(g: &Graph, e: &Expr) -> Val {
                 }
             })
         }
-        Expr::PerCard(v, card) if super::width::in_bytes(g, *v as usize) => {
+        Expr::PerCard(v, card) if g.in_bytes(*v as usize) => {
             let (v, card) = (*v as usize, arg(g, card));
             Box::new(move |cx| {
                 let k = card.get(cx);

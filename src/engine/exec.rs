@@ -234,7 +234,7 @@ impl State {
                         let i = self.core.var_base[*var as usize] as usize + c as usize;
                         // (nodes the ops compile leave here only when an
                         // operand has no compiled code: rare)
-                        if super::width::in_bytes(g, usize::from(*var)) {
+                        if g.in_bytes(usize::from(*var)) {
                             let v = combine(*op, i32::from(self.core.bytes[i]), v)?;
                             self.core.set_byte(i, v);
                             self.set_pc(next);

@@ -301,7 +301,7 @@ impl State {
             return Err(EngineError::Setup(super::SetupError::OtherGame));
         }
         // the variables' slots as this game lays them out (`width.rs`)
-        let (bases, wide, narrow) = super::width::bases(game.graph(), s.core.n);
+        let (bases, wide, narrow) = super::table::Layout::var_slots(game.graph(), s.core.n);
         if s.core.var_base != bases || s.core.vars.len() != wide || s.core.bytes.len() != narrow {
             return Err(EngineError::Setup(super::SetupError::OtherGame));
         }

@@ -197,7 +197,7 @@ pub(crate) fn arg(g: &Graph, e: &Expr) -> Arg {
             }
             Expr::PerCard(v, card) => {
                 if let Some(s) = local(card) {
-                    if super::width::in_bytes(g, *v as usize) {
+                    if g.in_bytes(*v as usize) {
                         return Arg::PerCardByte(*v as usize, s);
                     }
                     return Arg::PerCard(*v as usize, s);

@@ -196,9 +196,7 @@ pub(crate) fn phases(
                 var: u32::from(*var),
                 op: *o,
                 slots: match n {
-                    Node::Assign(Place::PerCard(..), ..)
-                        if super::width::in_bytes(g, usize::from(*var)) =>
-                    {
+                    Node::Assign(Place::PerCard(..), ..) if g.in_bytes(usize::from(*var)) => {
                         Indexed::CardByte
                     }
                     Node::Assign(Place::PerCard(..), ..) => Indexed::Card,

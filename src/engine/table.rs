@@ -72,7 +72,7 @@ impl Layout {
             }
         }
         let home: Vec<u16> = t.card_home.iter().map(|h| zone_base[*h as usize]).collect();
-        let (var_base, wide, narrow) = super::width::bases(g, n);
+        let (var_base, wide, narrow) = Layout::var_slots(g, n);
         let cell_rows = super::lanes::CellRows::of(
             lanes,
             &inst_zone,
@@ -93,6 +93,23 @@ impl Layout {
             cell_rows,
         };
         (lay, home, [wide, narrow])
+    }
+
+    /// Each variable's first slot for `n` players, in the byte slots for
+    /// the variables `width.rs` narrows, else in the `i32` slots; and how
+    /// many slots of each: `(bases, i32 slots, byte slots)`.
+    pub(super) fn var_slots(g: &Graph, n: u8) -> (Vec<u32>, usize, usize) {
+        let (mut bases, mut at) = (Vec::new(), [0u32; 2]);
+        for (i, v) in g.tables.vars.iter().enumerate() {
+            let k = usize::from(g.in_bytes(i));
+            bases.push(at[k]);
+            at[k] += match (v.per_player, v.per_card) {
+                (true, _) => u32::from(n),
+                (_, true) => g.tables.cards.len() as u32,
+                _ => 1,
+            };
+        }
+        (bases, at[0] as usize, at[1] as usize)
     }
 }
 

@@ -10,11 +10,11 @@
 //! slots of the other variables stay `i32`, and so do cards and zones.
 //!
 //! Names die at compile time: a compiled read or write picks its array
-//! when the rules are compiled ([`in_bytes`], from [`Graph::byte_vars`],
-//! which [`byte_vars`] fills when the program is made), never by testing a
-//! width while it runs. The few readers of whole tables (determinizing,
-//! symmetric cards, initial values) go through [`Core::card_var`] and
-//! [`Core::var_slots_mut`].
+//! when the rules are compiled ([`Graph::in_bytes`], from the flags
+//! [`byte_vars`] makes when the program is made), never by testing a
+//! width while it runs. The slots' places are `Layout::var_slots`. The
+//! few readers of whole tables (determinizing, symmetric cards, initial
+//! values) go through [`Core::card_var`] and [`Core::var_slots_mut`].
 //!
 //! [`Core::bytes`]: super::table::Core
 //! [`Core::vars`]: super::table::Core
@@ -58,38 +58,6 @@ pub(super) fn byte_vars(g: &Graph) -> Vec<bool> {
     bytes
 }
 
-/// Whether variable `v` lives in the byte slots.
-#[inline]
-pub(crate) fn in_bytes(g: &Graph, v: usize) -> bool {
-    g.byte_vars.get(v).copied().unwrap_or(false)
-}
-
-/// Each variable's first slot (in the byte slots when [`in_bytes`], else
-/// in the `i32` slots) for `n` players, and how many slots of each kind:
-/// `(bases, i32 slots, byte slots)`.
-pub(super) fn bases(g: &Graph, n: u8) -> (Vec<u32>, usize, usize) {
-    let t = &g.tables;
-    let mut bases = Vec::with_capacity(t.vars.len());
-    let (mut wide, mut narrow) = (0u32, 0u32);
-    for (i, v) in t.vars.iter().enumerate() {
-        let count = if v.per_player {
-            u32::from(n)
-        } else if v.per_card {
-            t.cards.len() as u32
-        } else {
-            1
-        };
-        let at = if in_bytes(g, i) {
-            &mut narrow
-        } else {
-            &mut wide
-        };
-        bases.push(*at);
-        *at += count;
-    }
-    (bases, wide as usize, narrow as usize)
-}
-
 /// The slots of a variable's values: its `i32` slots, or its byte slots.
 pub(super) enum Slots<'a> {
     Wide(&'a mut [i32]),
@@ -102,7 +70,7 @@ impl Core {
     /// not for compiled code (which knows the slots when compiled).
     pub(super) fn card_var(&self, g: &Graph, v: usize, k: usize) -> Option<i32> {
         let at = self.var_base[v] as usize + k;
-        if in_bytes(g, v) {
+        if g.in_bytes(v) {
             self.bytes.get(at).map(|x| i32::from(*x))
         } else {
             self.vars.get(at).copied()
@@ -113,7 +81,7 @@ impl Core {
     /// journaled: initial values, cards renamed).
     pub(super) fn var_slots_mut(&mut self, g: &Graph, v: usize, count: usize) -> Option<Slots<'_>> {
         let at = self.var_base[v] as usize;
-        if in_bytes(g, v) {
+        if g.in_bytes(v) {
             self.bytes.get_mut(at..at + count).map(Slots::Narrow)
         } else {
             self.vars.get_mut(at..at + count).map(Slots::Wide)

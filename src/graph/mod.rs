@@ -136,8 +136,8 @@ pub struct Graph {
     pub triggers: Vec<Vec<u16>>,
     /// Which variables the engine keeps in byte slots, one flag a
     /// variable: filled when the engine makes its program from the graph
-    /// (`engine/width.rs`), empty before.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    /// (`engine/width.rs`), empty before; not printed nor saved (derived).
+    #[serde(skip)]
     pub byte_vars: Vec<bool>,
 }
 
@@ -194,6 +194,15 @@ pub fn build(hir: &Hir) -> Graph {
         phases,
         triggers,
         byte_vars: Vec::new(),
+    }
+}
+
+impl Graph {
+    /// Whether variable `v` lives in the engine's byte slots (see
+    /// `byte_vars`).
+    #[inline]
+    pub fn in_bytes(&self, v: usize) -> bool {
+        self.byte_vars.get(v).copied().unwrap_or(false)
     }
 }
 
