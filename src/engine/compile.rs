@@ -168,6 +168,16 @@ fn value_plain(g: &Graph, e: &Expr) -> Val {
                 }
             })
         }
+        Expr::PerCard(v, card) if g.in_bytes(*v as usize) => {
+            let (v, card) = (*v as usize, arg(g, card));
+            Box::new(move |cx| {
+                let k = card.get(cx);
+                match cx.card(k) {
+                    Some(k) => i32::from(cx.c.bytes[cx.c.var_base[v] as usize + k]),
+                    None => 0,
+                }
+            })
+        }
         Expr::PerCard(v, card) => {
             let (v, card) = (*v as usize, arg(g, card));
             Box::new(move |cx| {

@@ -9,7 +9,7 @@
 use super::chance::Draws;
 use super::eval::{Ev, Fault, add, sub};
 use super::exec::{At, MAX_CALL_DEPTH, STEP_BUDGET, Visit};
-use super::ops::{MAX_CALL_ARGS, Op, Operand};
+use super::ops::{Indexed, MAX_CALL_ARGS, Op, Operand};
 use super::program::Program;
 use super::state::State;
 use crate::syntax::ast::AssignOp;
@@ -111,20 +111,25 @@ impl State {
         &mut self,
         g: &Program,
         base: usize,
-        (var, op, card): (u32, AssignOp, bool),
+        (var, op, slots): (u32, AssignOp, Indexed),
         at: Operand,
         value: Operand,
     ) -> Result<(), Fault> {
         let v = self.operand(g, base, value)?;
         let a = self.operand(g, base, at)?;
-        let a = if card {
-            self.checked_card(a)?
-        } else {
-            self.checked_player(a)?
+        let a = match slots {
+            Indexed::Player => self.checked_player(a)?,
+            Indexed::Card | Indexed::CardByte => self.checked_card(a)?,
         };
         let i = self.core.var_base[var as usize] as usize + a as usize;
-        let v = combine(op, self.core.vars[i], v)?;
-        self.core.set_var(i, v);
+        if slots == Indexed::CardByte {
+            // a byte variable is written with `=` only: no sum overflows
+            let v = combine(op, i32::from(self.core.bytes[i]), v)?;
+            self.core.set_byte(i, v);
+        } else {
+            let v = combine(op, self.core.vars[i], v)?;
+            self.core.set_var(i, v);
+        }
         Ok(())
     }
 
@@ -363,11 +368,11 @@ impl State {
                     Op::SetVar {
                         var,
                         op,
-                        card,
+                        slots,
                         at,
                         value,
                     } => self
-                        .set_indexed_var(g, base, (var, op, card), at, value)
+                        .set_indexed_var(g, base, (var, op, slots), at, value)
                         .map(|()| pc += 1),
                     Op::Node => {
                         self.set_pc(pc);

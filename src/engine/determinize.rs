@@ -26,6 +26,7 @@
 //! keeps naming the same card, now possibly somewhere else). Checkpoints
 //! (copies of the table) are relabelled like the table.
 
+use super::width::Slots;
 use super::{Action, Core, Game, State};
 use crate::graph::Node;
 use crate::hir::{Builtin, Expr, Place, Ty};
@@ -396,8 +397,8 @@ fn relabel(game: &Game, core: &mut Core, d: &mut Determinizer) {
             v
         }
     };
-    for (vi, v) in game.graph().tables.vars.iter().enumerate() {
-        let base = core.var_base[vi] as usize;
+    let g = game.graph();
+    for (vi, v) in g.tables.vars.iter().enumerate() {
         let count = if v.per_player {
             core.n as usize
         } else if v.per_card {
@@ -405,20 +406,30 @@ fn relabel(game: &Game, core: &mut Core, d: &mut Determinizer) {
         } else {
             1
         };
-        let Some(slice) = core.vars.get_mut(base..base + count) else {
-            continue;
-        };
-        if v.ty == Ty::Card {
-            for x in slice.iter_mut() {
-                *x = relabel_value(*x);
+        match core.var_slots_mut(g, vi, count) {
+            Some(Slots::Wide(slice)) => {
+                if v.ty == Ty::Card {
+                    for x in slice.iter_mut() {
+                        *x = relabel_value(*x);
+                    }
+                }
+                if v.per_card {
+                    d.vars.clear();
+                    d.vars.extend_from_slice(slice);
+                    for (old, new) in map.iter().enumerate() {
+                        slice[*new as usize] = d.vars[old];
+                    }
+                }
             }
-        }
-        if v.per_card {
-            d.vars.clear();
-            d.vars.extend_from_slice(slice);
-            for (old, new) in map.iter().enumerate() {
-                slice[*new as usize] = d.vars[old];
+            // a byte variable holds no card: only its slots follow
+            Some(Slots::Narrow(slice)) => {
+                d.vars.clear();
+                d.vars.extend(slice.iter().map(|x| i32::from(*x)));
+                for (old, new) in map.iter().enumerate() {
+                    slice[*new as usize] = d.vars[old] as i8;
+                }
             }
+            None => {}
         }
     }
 }

@@ -79,10 +79,7 @@ impl State {
             .iter()
             .enumerate()
             .filter(|(_, v)| v.per_card)
-            .all(|(v, _)| {
-                let base = c.var_base[v] as usize;
-                c.vars[base + x] == c.vars[base + y]
-            });
+            .all(|(v, _)| c.card_var(game.graph(), v, x) == c.card_var(game.graph(), v, y));
         t.cards[x].name == t.cards[y].name
             && t.cards[x].kind == t.cards[y].kind
             && attrs(x) == attrs(y)

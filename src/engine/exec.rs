@@ -231,7 +231,16 @@ impl State {
                     }
                     Place::PerCard(var, c) => {
                         let c = self.ev(g, |ev| ev.card(c))?;
-                        self.core.var_base[*var as usize] as usize + c as usize
+                        let i = self.core.var_base[*var as usize] as usize + c as usize;
+                        // (nodes the ops compile leave here only when an
+                        // operand has no compiled code: rare)
+                        if g.in_bytes(usize::from(*var)) {
+                            let v = combine(*op, i32::from(self.core.bytes[i]), v)?;
+                            self.core.set_byte(i, v);
+                            self.set_pc(next);
+                            return Ok(());
+                        }
+                        i
                     }
                 };
                 let v = combine(*op, self.core.vars[idx], v)?;

@@ -52,6 +52,11 @@ pub(super) enum Entry {
         idx: u32,
         old: i32,
     },
+    /// A byte slot of a variable (`width.rs`).
+    Byte {
+        idx: u32,
+        old: i8,
+    },
     Actor(i32),
     Current(i32),
     /// The whole table was replaced (`rollback`): the old one is the last

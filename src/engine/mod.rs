@@ -60,6 +60,7 @@ mod tensor;
 mod test_files;
 mod undo;
 mod view;
+mod width;
 mod would;
 
 pub use chance::{CHANCE_ARM, ChanceNode, MAX_CHANCE_OUTCOMES};

@@ -300,6 +300,11 @@ impl State {
         if s.players() < lo || s.players() > hi || s.core.opts.len() != game.options().len() {
             return Err(EngineError::Setup(super::SetupError::OtherGame));
         }
+        // the variables' slots as this game lays them out (`width.rs`)
+        let (bases, wide, narrow) = super::table::Layout::var_slots(game.graph(), s.core.n);
+        if s.core.var_base != bases || s.core.vars.len() != wide || s.core.bytes.len() != narrow {
+            return Err(EngineError::Setup(super::SetupError::OtherGame));
+        }
         s.check_conservation(game)?;
         Ok(s)
     }

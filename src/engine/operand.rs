@@ -36,6 +36,8 @@ pub(crate) enum Arg {
     TopAttr(usize, usize, usize),
     /// A per-card variable (its first slot) of the card in a local.
     PerCard(usize, usize),
+    /// The same for a variable in the byte slots (`width.rs`).
+    PerCardByte(usize, usize),
     /// A per-player variable (its first slot) of the player in a local.
     PerPlayer(usize, usize),
     /// The zone instance holding the card in a local.
@@ -99,6 +101,13 @@ impl Arg {
                 let k = cx.locals[*s];
                 match cx.card(k) {
                     Some(k) => cx.c.vars[cx.c.var_base[*v] as usize + k],
+                    None => 0,
+                }
+            }
+            Arg::PerCardByte(v, s) => {
+                let k = cx.locals[*s];
+                match cx.card(k) {
+                    Some(k) => i32::from(cx.c.bytes[cx.c.var_base[*v] as usize + k]),
                     None => 0,
                 }
             }
@@ -188,6 +197,9 @@ pub(crate) fn arg(g: &Graph, e: &Expr) -> Arg {
             }
             Expr::PerCard(v, card) => {
                 if let Some(s) = local(card) {
+                    if g.in_bytes(*v as usize) {
+                        return Arg::PerCardByte(*v as usize, s);
+                    }
                     return Arg::PerCard(*v as usize, s);
                 }
             }

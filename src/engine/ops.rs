@@ -46,6 +46,15 @@ pub(crate) enum Operand {
 }
 
 /// One node, compiled.
+/// The slots an [`Op::SetVar`] writes, resolved at load: a player's
+/// variable, a card's, or a card's in the byte slots (`width.rs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Indexed {
+    Player,
+    Card,
+    CardByte,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Op {
     Jump(u32),
@@ -89,11 +98,12 @@ pub(crate) enum Op {
     Shuffle(Operand),
     /// Show a card (the second operand) to a player (the first).
     Peek(Operand, Operand),
-    /// `var[at] op= value`: a player's variable, or a card's when `card`.
+    /// `var[at] op= value`: a player's variable, or a card's (in its
+    /// `i32` or its byte slots, as `slots` says).
     SetVar {
         var: u32,
         op: AssignOp,
-        card: bool,
+        slots: Indexed,
         at: Operand,
         value: Operand,
     },
@@ -185,7 +195,13 @@ pub(crate) fn phases(
             | Node::Assign(Place::PerCard(var, at), o, e) => Op::SetVar {
                 var: u32::from(*var),
                 op: *o,
-                card: matches!(n, Node::Assign(Place::PerCard(..), ..)),
+                slots: match n {
+                    Node::Assign(Place::PerCard(..), ..) if g.in_bytes(usize::from(*var)) => {
+                        Indexed::CardByte
+                    }
+                    Node::Assign(Place::PerCard(..), ..) => Indexed::Card,
+                    _ => Indexed::Player,
+                },
                 at: operand(at)?,
                 value: operand(e)?,
             },

@@ -47,7 +47,8 @@ impl Program {
     /// Compile every expression of the graph: node operands, guards,
     /// bindings, labels, variable initial values, invariants and the
     /// `winners` rule.
-    pub fn new(graph: Graph) -> Program {
+    pub fn new(mut graph: Graph) -> Program {
+        graph.byte_vars = super::width::byte_vars(&graph);
         let graph = Box::new(graph);
         let g: &Graph = &graph;
         let (mut vals, mut colls) = (Vec::new(), Vec::new());

@@ -9,6 +9,7 @@ use super::eval::{Ev, Fault};
 use super::program::Program;
 use super::state::{Frame, Marks, State};
 use super::table::{Core, Layout};
+use super::width::Slots;
 use crate::check::hir::Expr;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -42,9 +43,8 @@ impl State {
         opts: &[i32],
         chance: Option<&mut Chance>,
     ) -> Result<State, Fault> {
-        let t = &g.tables;
         let n = players as u8;
-        let (lay, home, size) = Layout::of(t, n, opts, &g.lanes);
+        let (lay, home, size) = Layout::of(g, n, opts, &g.lanes);
         let mut core = Core::new(lay, &home, size);
         for (c, h) in home.iter().enumerate() {
             core.known[c] = core.viewers(g, *h);
@@ -101,7 +101,6 @@ fn init_vars(
     let n = core.n as usize;
     for (vi, v) in t.vars.iter().enumerate() {
         let value = eval_const(g, core, &v.init, Draws::with(rng, chance.as_deref_mut()))?;
-        let base = core.var_base[vi] as usize;
         let count = if v.per_player {
             n
         } else if v.per_card {
@@ -109,7 +108,12 @@ fn init_vars(
         } else {
             1
         };
-        core.vars[base..base + count].fill(value);
+        match core.var_slots_mut(g, vi, count) {
+            Some(Slots::Wide(s)) => s.fill(value),
+            // a byte variable's values fit a byte (`width.rs`)
+            Some(Slots::Narrow(s)) => s.fill(value as i8),
+            None => {}
+        }
     }
     Ok(())
 }

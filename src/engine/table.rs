@@ -30,6 +30,8 @@ pub struct Layout {
     /// For each instance: its declared zone and owner (-1 if shared).
     pub inst_zone: Vec<u16>,
     pub inst_owner: Vec<i8>,
+    /// Each variable's first slot, in `Core::vars` or, for the variables
+    /// `width.rs` narrows, in `Core::bytes`.
     pub var_base: Vec<u32>,
     /// The boards' precomputed lanes (`lanes.rs`), made once per game;
     /// not saved (a table read back walks its boards instead).
@@ -44,13 +46,14 @@ impl Layout {
     /// The layout of a game's tables for `n` players: every zone instance
     /// (one, one per player, or one per cell of a board) and every
     /// variable's slots; with each card's home instance and the number of
-    /// variable slots.
+    /// `i32` and byte variable slots (`width.rs`).
     pub(super) fn of(
-        t: &crate::hir::Tables,
+        g: &Graph,
         n: u8,
         opts: &[i32],
         lanes: &std::sync::Arc<super::lanes::Lanes>,
-    ) -> (Layout, Vec<u16>, usize) {
+    ) -> (Layout, Vec<u16>, [usize; 2]) {
+        let t = &g.tables;
         let mut zone_base = Vec::new();
         let mut inst_zone = Vec::new();
         let mut inst_owner = Vec::new();
@@ -69,18 +72,7 @@ impl Layout {
             }
         }
         let home: Vec<u16> = t.card_home.iter().map(|h| zone_base[*h as usize]).collect();
-        let mut var_base = Vec::new();
-        let mut size = 0u32;
-        for v in &t.vars {
-            var_base.push(size);
-            size += if v.per_player {
-                u32::from(n)
-            } else if v.per_card {
-                t.cards.len() as u32
-            } else {
-                1
-            };
-        }
+        let (var_base, wide, narrow) = Layout::var_slots(g, n);
         let cell_rows = super::lanes::CellRows::of(
             lanes,
             &inst_zone,
@@ -100,7 +92,24 @@ impl Layout {
             lanes: lanes.clone(),
             cell_rows,
         };
-        (lay, home, size as usize)
+        (lay, home, [wide, narrow])
+    }
+
+    /// Each variable's first slot for `n` players, in the byte slots for
+    /// the variables `width.rs` narrows, else in the `i32` slots; and how
+    /// many slots of each: `(bases, i32 slots, byte slots)`.
+    pub(super) fn var_slots(g: &Graph, n: u8) -> (Vec<u32>, usize, usize) {
+        let (mut bases, mut at) = (Vec::new(), [0u32; 2]);
+        for (i, v) in g.tables.vars.iter().enumerate() {
+            let k = usize::from(g.in_bytes(i));
+            bases.push(at[k]);
+            at[k] += match (v.per_player, v.per_card) {
+                (true, _) => u32::from(n),
+                (_, true) => g.tables.cards.len() as u32,
+                _ => 1,
+            };
+        }
+        (bases, at[0] as usize, at[1] as usize)
     }
 }
 
@@ -115,6 +124,10 @@ pub struct Core {
     pub(super) arena: Vec<u16>,
     pub known: Vec<Knowers>,
     pub vars: Vec<i32>,
+    /// The byte slots of the `per card` variables whose values fit a
+    /// byte (`width.rs`).
+    #[serde(default)]
+    pub bytes: Vec<i8>,
     pub actor: i32,
     pub current: i32,
     /// The writes since the oldest open mark (`undo.rs`); never copied.
@@ -129,6 +142,7 @@ impl Clone for Core {
             arena: self.arena.clone(),
             known: self.known.clone(),
             vars: self.vars.clone(),
+            bytes: self.bytes.clone(),
             actor: self.actor,
             current: self.current,
             log: Journal::default(),
@@ -150,8 +164,9 @@ impl std::ops::Deref for Core {
 }
 
 impl Core {
-    /// A table with every card placed in the instance `home[card]`.
-    pub fn new(lay: Layout, home: &[u16], vars: usize) -> Core {
+    /// A table with every card placed in the instance `home[card]`, with
+    /// `vars[0]` `i32` and `vars[1]` byte variable slots.
+    pub fn new(lay: Layout, home: &[u16], vars: [usize; 2]) -> Core {
         let insts = lay.inst_zone.len();
         let cards = home.len();
         let mut per: Vec<Vec<u16>> = vec![Vec::new(); insts];
@@ -162,7 +177,8 @@ impl Core {
             lay: std::sync::Arc::new(lay),
             arena: vec![0; insts + 1 + 2 * cards],
             known: vec![0; cards],
-            vars: vec![0; vars],
+            vars: vec![0; vars[0]],
+            bytes: vec![0; vars[1]],
             actor: -1,
             current: -1,
             log: Journal::default(),
@@ -204,6 +220,7 @@ impl Core {
             self.known[c] = self.viewers(g, self.arena[s + nc + c]);
         }
         self.vars.fill(0);
+        self.bytes.fill(0);
         self.actor = -1;
         self.current = -1;
     }
@@ -383,6 +400,7 @@ impl Core {
         self.arena.clone_from(&other.arena);
         self.known.clone_from(&other.known);
         self.vars.clone_from(&other.vars);
+        self.bytes.clone_from(&other.bytes);
         self.actor = other.actor;
         self.current = other.current;
         self.log.reset();
@@ -394,6 +412,7 @@ impl Core {
         std::mem::size_of_val(&self.arena[..])
             + std::mem::size_of_val(&self.known[..])
             + std::mem::size_of_val(&self.vars[..])
+            + self.bytes.len()
     }
 
     /// Whether two tables hold the same position (zones, knowledge,
@@ -403,6 +422,7 @@ impl Core {
             && self.arena == other.arena
             && self.known == other.known
             && self.vars == other.vars
+            && self.bytes == other.bytes
             && (self.actor, self.current) == (other.actor, other.current)
     }
 

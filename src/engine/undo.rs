@@ -47,6 +47,7 @@ impl Core {
                 }
                 Entry::Known { card, old } => self.known[usize::from(card)] = old,
                 Entry::Var { idx, old } => self.vars[idx as usize] = old,
+                Entry::Byte { idx, old } => self.bytes[idx as usize] = old,
                 Entry::Actor(a) => self.actor = a,
                 Entry::Current(c) => self.current = c,
                 Entry::Table => {
@@ -121,6 +122,21 @@ impl Core {
                 old,
             });
             self.vars[idx] = value;
+        }
+    }
+
+    /// Set a variable's byte slot (`width.rs`; recorded while a mark is
+    /// open). The value is one of the variable's type, which fits a byte.
+    #[inline]
+    pub fn set_byte(&mut self, idx: usize, value: i32) {
+        debug_assert!(i8::try_from(value).is_ok(), "a byte variable's value");
+        let (old, value) = (self.bytes[idx], value as i8);
+        if old != value {
+            self.log.record(Entry::Byte {
+                idx: idx as u32,
+                old,
+            });
+            self.bytes[idx] = value;
         }
     }
 

@@ -134,6 +134,11 @@ pub struct Graph {
     pub phases: Vec<Phase>,
     /// For each zone, the reactions that open when a card enters it.
     pub triggers: Vec<Vec<u16>>,
+    /// Which variables the engine keeps in byte slots, one flag a
+    /// variable: filled when the engine makes its program from the graph
+    /// (`engine/width.rs`), empty before; not printed nor saved (derived).
+    #[serde(skip)]
+    pub byte_vars: Vec<bool>,
 }
 
 struct Lower {
@@ -188,6 +193,16 @@ pub fn build(hir: &Hir) -> Graph {
         tables: hir.tables.clone(),
         phases,
         triggers,
+        byte_vars: Vec::new(),
+    }
+}
+
+impl Graph {
+    /// Whether variable `v` lives in the engine's byte slots (see
+    /// `byte_vars`).
+    #[inline]
+    pub fn in_bytes(&self, v: usize) -> bool {
+        self.byte_vars.get(v).copied().unwrap_or(false)
     }
 }
 
