@@ -90,6 +90,13 @@ pub fn targets(game: &Game, layout: &Layout, nodes: &[u64], columns: &Columns) -
         aim::under_guard(g, t);
         link(g, t);
         t.proxy = proxy::proxy(g, t.phase, &t.dist).filter(proxy::reads_state);
+        if t.proxy.is_none()
+            && std::env::var_os("GRAIL_NO_PINS").is_none()
+            && let Some((e, pins)) = proxy::pinned(g, t.phase, &t.dist)
+            && proxy::reads_state(&e)
+        {
+            (t.proxy, t.pins) = (Some(e), pins);
+        }
     }
     out
 }

@@ -31,6 +31,9 @@ pub(super) struct Job {
     /// A branch target to steer toward (an index into the round's
     /// targets): free choices look ahead for it, a share of the time.
     pub(super) aim: Option<usize>,
+    /// The values of the aimed target's pinned parameters where its guard
+    /// came nearest (`Target::pins`; empty: its proxy, if pinned, is off).
+    pub(super) pins: Vec<i32>,
     pub(super) rng: u64,
     pub(super) game: u64,
 }
@@ -50,6 +53,8 @@ pub(super) struct Trace {
     /// For the aimed target: the nearest its distance outside its guard
     /// came at a decision, and after how many moves.
     pub(super) near_proxy: (u32, u32),
+    /// For each target with pins: their values where its guard came nearest.
+    pub(super) near_pins: Vec<Vec<i32>>,
 }
 
 /// The branch targets of a round, and for each flat node its target.
@@ -69,6 +74,7 @@ impl Trace {
             incident: None,
             near: vec![(u32::MAX, 0); targets],
             near_proxy: (u32::MAX, 0),
+            near_pins: vec![Vec::new(); targets],
         }
     }
 
@@ -240,9 +246,18 @@ fn set_up<'s>(
     Some(state)
 }
 
-/// The aimed target's distance outside its guard, as a probe.
+/// The aimed target's distance outside its guard, as a probe (its pinned
+/// parameters read as the job's values; none without them).
 fn aimed_proxy(t: &Table, job: &Job, aims: &Aims) -> Option<Probe> {
-    let e = aims.targets.get(job.aim?)?.proxy.clone()?;
+    let tg = aims.targets.get(job.aim?)?;
+    let e = tg.proxy.as_ref()?;
+    if tg.pins.len() != job.pins.len() {
+        return None;
+    }
+    let e = match tg.pins.is_empty() {
+        true => e.clone(),
+        false => super::explore_proxy::pin(e, &tg.pins, &job.pins),
+    };
     Some(t.game.probe_of(e, t.players))
 }
 
@@ -324,7 +339,7 @@ fn step(
     taken: u32,
 ) -> Result<(), crate::engine::EngineError> {
     let (game, layout) = (t.game, t.layout);
-    let (nodes, near) = (&mut tr.nodes, &mut tr.near);
+    let (nodes, near, pins) = (&mut tr.nodes, &mut tr.near, &mut tr.near_pins);
     state.apply_looking(game, action, &mut |st: &State, p, n| {
         let i = layout.node(p, n);
         if nodes[i] == u32::MAX {
@@ -341,6 +356,13 @@ fn step(
             let d = tg.distance(game, st);
             if d < near[k].0 {
                 near[k] = (d, taken);
+                if !tg.pins.is_empty() {
+                    pins[k].clear();
+                    pins[k].extend(tg.pins.iter().map(|s| {
+                        st.eval_in_frame(game, &crate::hir::Expr::Local(*s))
+                            .unwrap_or(-1)
+                    }));
+                }
             }
         }
     })
@@ -369,6 +391,7 @@ pub(super) fn guarded(
         hi: Vec::new(),
         near: Vec::new(),
         near_proxy: (u32::MAX, 0),
+        near_pins: Vec::new(),
         incident: Some((
             Kind::RuleFault,
             At::Game,
