@@ -78,14 +78,23 @@ impl Trace {
         }
     }
 
-    /// The nearest the aimed target's `proxy` came, after `taken` moves.
-    fn measure_proxy(&mut self, game: &Game, state: &State, proxy: Option<&Probe>, taken: u32) {
-        if let Some(p) = proxy
-            && let Ok(v) = state.eval_probe(game, p)
-            && (v.max(0) as u32) < self.near_proxy.0
-        {
-            self.near_proxy = (v.max(0) as u32, taken);
+    /// The nearest the aimed target's `proxy` came, after `taken` moves;
+    /// whether it is 0 now (all it measures met).
+    fn measure_proxy(
+        &mut self,
+        game: &Game,
+        state: &State,
+        proxy: Option<&Probe>,
+        taken: u32,
+    ) -> bool {
+        let Some(v) = proxy.and_then(|p| state.eval_probe(game, p).ok()) else {
+            return false;
+        };
+        let v = v.max(0) as u32;
+        if v < self.near_proxy.0 {
+            self.near_proxy = (v, taken);
         }
+        v == 0
     }
 
     /// The state measures' new extremes.
@@ -111,6 +120,10 @@ struct Chooser<'a> {
     fresh: Vec<usize>,
     /// The look-ahead's scratch states, warm for the thread's games.
     scratch: &'a mut branch::Scratch,
+    /// The aimed target's proxy is 0 at this decision: every free choice
+    /// is steered, so that what it measures stays met (a random pick among
+    /// the options that keep it so) while the game plays on to the guard.
+    hold: bool,
 }
 
 impl Chooser<'_> {
@@ -164,7 +177,7 @@ impl Chooser<'_> {
     ) -> Option<usize> {
         let job = self.job;
         let aimed = match job.aim {
-            Some(k) if steer && self.rng.random_bool(STEER) => {
+            Some(k) if steer && (self.hold || self.rng.random_bool(STEER)) => {
                 self.aims.targets.get(k).and_then(|t| {
                     branch::toward(
                         game,
@@ -284,12 +297,13 @@ pub(super) fn play(
         rng: ChaCha8Rng::seed_from_u64(job.rng),
         fresh: Vec::new(),
         scratch: &mut warm.scratch,
+        hold: false,
     };
     let buf = &mut warm.buf;
     let mut taken = 0u32;
     loop {
         tr.measure(game, state, probes);
-        tr.measure_proxy(game, state, ch.proxy.as_ref(), taken);
+        ch.hold = tr.measure_proxy(game, state, ch.proxy.as_ref(), taken);
         if state.is_over() || taken >= limit {
             return tr;
         }
