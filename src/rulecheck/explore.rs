@@ -482,17 +482,6 @@ pub fn explore(s: &Setup, budget: Budget, left: &dyn Fn(&[u64], &[u64]) -> bool)
         open = open && left(&q.total_n, &q.total_a);
     }
     q.x.millis = started.elapsed().as_millis() as u64;
-    if std::env::var_os("GRAIL_EXPLORE_NEAR").is_some() {
-        for (k, b) in &q.best {
-            if b.0 > 0 {
-                eprintln!(
-                    "NEAR {k:?} guard {b:?} proxy {:?} pins {:?}",
-                    q.best_proxy.get(k),
-                    q.pins.get(k)
-                );
-            }
-        }
-    }
     q.x
 }
 

@@ -91,7 +91,6 @@ pub fn targets(game: &Game, layout: &Layout, nodes: &[u64], columns: &Columns) -
         link(g, t);
         t.proxy = proxy::proxy(g, t.phase, &t.dist).filter(proxy::reads_state);
         if t.proxy.is_none()
-            && std::env::var_os("GRAIL_NO_PINS").is_none()
             && let Some((e, pins)) = proxy::pinned(g, t.phase, &t.dist)
             && proxy::reads_state(&e)
         {
