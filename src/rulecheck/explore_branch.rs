@@ -135,8 +135,9 @@ pub struct Scratch {
     more: Vec<Action>,
     /// The options after a next option (a proxy's second step).
     last: Vec<Action>,
-    /// The proxy's distance after each option looked at (`toward`).
-    proxied: Vec<Option<u32>>,
+    /// The proxy's distance after each option looked at (`toward`), and
+    /// the nearest it came once the seat's move was made.
+    proxied: Vec<(Option<u32>, Option<u32>)>,
 }
 
 impl Scratch {
@@ -181,7 +182,14 @@ pub fn toward(
     let found = guard_ahead(game, state, buf, t, proxy, rng, scratch, &mut proxied);
     let r = found.or_else(|| {
         proxy?;
-        pick_nearest(proxied.iter().copied(), &RefCell::new(rng))
+        // where every option leaves the proxy as near as the others (a
+        // choice that only starts a move), it is read once the move is made
+        let first = proxied.iter().find_map(|p| p.0);
+        let tie = proxied.iter().all(|p| p.0.is_none() || p.0 == first);
+        let ds = proxied
+            .iter()
+            .map(|&(now, made)| if tie { made.or(now) } else { now });
+        pick_nearest(ds, &RefCell::new(rng))
     });
     scratch.proxied = proxied;
     r
@@ -227,7 +235,7 @@ fn guard_ahead(
     proxy: Option<&Probe>,
     rng: &mut ChaCha8Rng,
     scratch: &mut Scratch,
-    proxied: &mut Vec<Option<u32>>,
+    proxied: &mut Vec<(Option<u32>, Option<u32>)>,
 ) -> Option<usize> {
     let rng = RefCell::new(rng);
     let (next, deeper, more, last) = scratch.parts(state);
@@ -238,17 +246,18 @@ fn guard_ahead(
     let ds = buf.iter().take(LOOK).map(|a| {
         next.clone_from(state);
         let Some(mut d) = nearest(game, next, *a, t) else {
-            proxied.push(None);
+            proxied.push((None, None));
             return None;
         };
-        proxied.push(proxy.and_then(|p| next.eval_probe(game, p).ok().map(|v| v.max(0) as u32)));
+        let now = proxy.and_then(|p| next.eval_probe(game, p).ok().map(|v| v.max(0) as u32));
+        proxied.push((now, None));
         if d == u32::MAX && !next.is_over() && next.chooser() == who {
             // the next options: the decision listed now (its node seen
             // again, as near as before, so nothing to look at)
             if next.list_pending(game, &mut |_, _, _| {}).is_err() {
                 // a listing that faults made the move fail
                 if let Some(last) = proxied.last_mut() {
-                    *last = None;
+                    *last = (None, None);
                 }
                 return None;
             }
@@ -282,8 +291,8 @@ fn guard_ahead(
                     after = Some(after.map_or(v, |a| a.min(v)));
                 }
             }
-            if let (Some(a), Some(last)) = (after, proxied.last_mut()) {
-                *last = Some(a);
+            if let Some(last) = proxied.last_mut() {
+                last.1 = after;
             }
         }
         (d != u32::MAX).then_some(d)
