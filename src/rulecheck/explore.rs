@@ -176,6 +176,8 @@ struct Search<'s, 'a> {
     best: Nearest,
     /// The same for a target's distance outside its guard.
     best_proxy: Nearest,
+    /// By target with pinned parameters: their values in its `best` game.
+    pins: BTreeMap<(u16, u32, bool, u16), Vec<i32>>,
 }
 
 impl<'s, 'a> Search<'s, 'a> {
@@ -210,6 +212,7 @@ impl<'s, 'a> Search<'s, 'a> {
             last_find: 0,
             best: BTreeMap::new(),
             best_proxy: BTreeMap::new(),
+            pins: BTreeMap::new(),
             s,
         }
     }
@@ -223,6 +226,7 @@ impl<'s, 'a> Search<'s, 'a> {
             avoid: None,
             goal: None,
             aim: None,
+            pins: Vec::new(),
             rng,
             game,
         }
@@ -279,6 +283,9 @@ impl<'s, 'a> Search<'s, 'a> {
                 parent.picks.get(cut).copied()
             },
             goal,
+            pins: aim
+                .and_then(|k| self.pins.get(&targets[k].key()).cloned())
+                .unwrap_or_default(),
             aim,
             rng,
             game,
@@ -345,7 +352,12 @@ impl<'s, 'a> Search<'s, 'a> {
         }
         if tr.incident.is_none() {
             for (k, &(d, moves)) in tr.near.iter().enumerate() {
-                new |= improve(&mut self.best, targets[k].key(), d, id, moves);
+                if improve(&mut self.best, targets[k].key(), d, id, moves) {
+                    new = true;
+                    if let Some(p) = tr.near_pins.get(k).filter(|p| !p.is_empty()) {
+                        self.pins.insert(targets[k].key(), p.clone());
+                    }
+                }
             }
         }
         let (lo, hi) = (&mut self.lo[column], &mut self.hi[column]);

@@ -90,6 +90,12 @@ pub fn targets(game: &Game, layout: &Layout, nodes: &[u64], columns: &Columns) -
         aim::under_guard(g, t);
         link(g, t);
         t.proxy = proxy::proxy(g, t.phase, &t.dist).filter(proxy::reads_state);
+        if t.proxy.is_none()
+            && let Some((e, pins)) = proxy::pinned(g, t.phase, &t.dist)
+            && proxy::reads_state(&e)
+        {
+            (t.proxy, t.pins) = (Some(e), pins);
+        }
     }
     out
 }
@@ -127,17 +133,24 @@ pub struct Scratch {
     next: Option<State>,
     deeper: Option<State>,
     more: Vec<Action>,
-    /// The proxy's distance after each option looked at (`toward`).
-    proxied: Vec<Option<u32>>,
+    /// The options after a next option (a proxy's second step).
+    last: Vec<Action>,
+    /// The proxy's distance after each option looked at (`toward`), and
+    /// the nearest it came once the seat's move was made.
+    proxied: Vec<(Option<u32>, Option<u32>)>,
 }
 
 impl Scratch {
     /// Two scratch states, each a copy of `state`'s kind (warm after the
     /// first call), and the buffers.
-    fn parts(&mut self, state: &State) -> (&mut State, &mut State, &mut Vec<Action>) {
+    #[allow(clippy::type_complexity)]
+    fn parts(
+        &mut self,
+        state: &State,
+    ) -> (&mut State, &mut State, &mut Vec<Action>, &mut Vec<Action>) {
         let next = self.next.get_or_insert_with(|| state.clone());
         let deeper = self.deeper.get_or_insert_with(|| state.clone());
-        (next, deeper, &mut self.more)
+        (next, deeper, &mut self.more, &mut self.last)
     }
 
     /// One scratch state (for [`super::explore_measure::look_ahead`]).
@@ -169,7 +182,14 @@ pub fn toward(
     let found = guard_ahead(game, state, buf, t, proxy, rng, scratch, &mut proxied);
     let r = found.or_else(|| {
         proxy?;
-        pick_nearest(proxied.iter().copied(), &RefCell::new(rng))
+        // where every option leaves the proxy as near as the others (a
+        // choice that only starts a move), it is read once the move is made
+        let first = proxied.iter().find_map(|p| p.0);
+        let tie = proxied.iter().all(|p| p.0.is_none() || p.0 == first);
+        let ds = proxied
+            .iter()
+            .map(|&(now, made)| if tie { made.or(now) } else { now });
+        pick_nearest(ds, &RefCell::new(rng))
     });
     scratch.proxied = proxied;
     r
@@ -215,50 +235,93 @@ fn guard_ahead(
     proxy: Option<&Probe>,
     rng: &mut ChaCha8Rng,
     scratch: &mut Scratch,
-    proxied: &mut Vec<Option<u32>>,
+    proxied: &mut Vec<(Option<u32>, Option<u32>)>,
 ) -> Option<usize> {
     let rng = RefCell::new(rng);
-    let (next, deeper, more) = scratch.parts(state);
+    let (next, deeper, more, last) = scratch.parts(state);
     let who = state.chooser();
-    // the next options already played from this option, and how near
-    let mut done: [(usize, Option<u32>); DEEPER] = [(usize::MAX, None); DEEPER];
+    // the next options already played from this option, how near the
+    // guard came and the proxy after them
+    let mut done: [(usize, Option<u32>, Option<u32>); DEEPER] = [(usize::MAX, None, None); DEEPER];
     let ds = buf.iter().take(LOOK).map(|a| {
         next.clone_from(state);
         let Some(mut d) = nearest(game, next, *a, t) else {
-            proxied.push(None);
+            proxied.push((None, None));
             return None;
         };
-        proxied.push(proxy.and_then(|p| next.eval_probe(game, p).ok().map(|v| v.max(0) as u32)));
+        let now = proxy.and_then(|p| next.eval_probe(game, p).ok().map(|v| v.max(0) as u32));
+        proxied.push((now, None));
         if d == u32::MAX && !next.is_over() && next.chooser() == who {
             // the next options: the decision listed now (its node seen
             // again, as near as before, so nothing to look at)
             if next.list_pending(game, &mut |_, _, _| {}).is_err() {
                 // a listing that faults made the move fail
                 if let Some(last) = proxied.last_mut() {
-                    *last = None;
+                    *last = (None, None);
                 }
                 return None;
             }
             next.legal_actions_into(game, more);
             let mut n = 0;
+            // with a proxy, the nearest it comes once the seat's move is
+            // made (a card, then a piece, then a square): a choice that
+            // only starts a move changes nothing it measures yet
+            let mut after: Option<u32> = None;
             for _ in 0..DEEPER.min(more.len()) {
                 let j = rng.borrow_mut().random_range(0..more.len());
-                let e = match done[..n].iter().find(|(k, _)| *k == j) {
-                    Some(&(_, e)) => e,
+                let (e, v) = match done[..n].iter().find(|(k, ..)| *k == j) {
+                    Some(&(_, e, v)) => (e, v),
                     None => {
                         deeper.clone_from(next);
-                        let e = nearest(game, deeper, more[j], t);
-                        done[n] = (j, e);
+                        let mut e = nearest(game, deeper, more[j], t);
+                        let mut v = None;
+                        if let Some(p) = proxy {
+                            e = second_step(game, deeper, t, who, last, &rng, e);
+                            v = e.and(deeper.eval_probe(game, p).ok().map(|v| v.max(0) as u32));
+                        }
+                        done[n] = (j, e, v);
                         n += 1;
-                        e
+                        (e, v)
                     }
                 };
                 if let Some(e) = e {
                     d = d.min(e);
                 }
+                if let Some(v) = v {
+                    after = Some(after.map_or(v, |a| a.min(v)));
+                }
+            }
+            if let Some(last) = proxied.last_mut() {
+                last.1 = after;
             }
         }
         (d != u32::MAX).then_some(d)
     });
     pick_nearest(ds, &rng)
+}
+
+/// After a next option played on `deeper` (`e`: how near the guard came,
+/// `None`: it could not be played), one more option drawn at random when
+/// the guard did not run and the same seat `who` still chooses: the
+/// nearest the guard came over both.
+fn second_step(
+    game: &Game,
+    deeper: &mut State,
+    t: &Target,
+    who: Option<usize>,
+    last: &mut Vec<Action>,
+    rng: &RefCell<&mut ChaCha8Rng>,
+    e: Option<u32>,
+) -> Option<u32> {
+    let d = e?;
+    if d != u32::MAX || deeper.is_over() || deeper.chooser() != who {
+        return Some(d);
+    }
+    deeper.list_pending(game, &mut |_, _, _| {}).ok()?;
+    deeper.legal_actions_into(game, last);
+    if last.is_empty() || deeper.chooser() != who {
+        return Some(d);
+    }
+    let k = rng.borrow_mut().random_range(0..last.len());
+    nearest(game, deeper, last[k], t).map(|e| e.min(d))
 }

@@ -49,6 +49,10 @@ pub struct Target {
     /// The distance taken outside the guard's frame (`explore_proxy.rs`),
     /// to steer by where the guard does not run.
     pub proxy: Option<Expr>,
+    /// The guard's parameters that `proxy` reads (their slots), to be read
+    /// as their values where the guard came nearest (`explore_proxy::pinned`;
+    /// empty for a proxy that reads none).
+    pub pins: Vec<u16>,
     /// `dist` compiled, on the first measure (`dist` is final by then).
     code: OnceLock<Compiled>,
 }
@@ -88,6 +92,7 @@ impl Target {
             arm: None,
             dist,
             proxy: None,
+            pins: Vec::new(),
             code: OnceLock::new(),
         }
     }

@@ -31,6 +31,9 @@ pub(super) struct Job {
     /// A branch target to steer toward (an index into the round's
     /// targets): free choices look ahead for it, a share of the time.
     pub(super) aim: Option<usize>,
+    /// The values of the aimed target's pinned parameters where its guard
+    /// came nearest (`Target::pins`; empty: its proxy, if pinned, is off).
+    pub(super) pins: Vec<i32>,
     pub(super) rng: u64,
     pub(super) game: u64,
 }
@@ -50,6 +53,8 @@ pub(super) struct Trace {
     /// For the aimed target: the nearest its distance outside its guard
     /// came at a decision, and after how many moves.
     pub(super) near_proxy: (u32, u32),
+    /// For each target with pins: their values where its guard came nearest.
+    pub(super) near_pins: Vec<Vec<i32>>,
 }
 
 /// The branch targets of a round, and for each flat node its target.
@@ -69,17 +74,27 @@ impl Trace {
             incident: None,
             near: vec![(u32::MAX, 0); targets],
             near_proxy: (u32::MAX, 0),
+            near_pins: vec![Vec::new(); targets],
         }
     }
 
-    /// The nearest the aimed target's `proxy` came, after `taken` moves.
-    fn measure_proxy(&mut self, game: &Game, state: &State, proxy: Option<&Probe>, taken: u32) {
-        if let Some(p) = proxy
-            && let Ok(v) = state.eval_probe(game, p)
-            && (v.max(0) as u32) < self.near_proxy.0
-        {
-            self.near_proxy = (v.max(0) as u32, taken);
+    /// The nearest the aimed target's `proxy` came, after `taken` moves;
+    /// whether it is 0 now (all it measures met).
+    fn measure_proxy(
+        &mut self,
+        game: &Game,
+        state: &State,
+        proxy: Option<&Probe>,
+        taken: u32,
+    ) -> bool {
+        let Some(v) = proxy.and_then(|p| state.eval_probe(game, p).ok()) else {
+            return false;
+        };
+        let v = v.max(0) as u32;
+        if v < self.near_proxy.0 {
+            self.near_proxy = (v, taken);
         }
+        v == 0
     }
 
     /// The state measures' new extremes.
@@ -105,6 +120,10 @@ struct Chooser<'a> {
     fresh: Vec<usize>,
     /// The look-ahead's scratch states, warm for the thread's games.
     scratch: &'a mut branch::Scratch,
+    /// The aimed target's proxy is 0 at this decision: every free choice
+    /// is steered, so that what it measures stays met (a random pick among
+    /// the options that keep it so) while the game plays on to the guard.
+    hold: bool,
 }
 
 impl Chooser<'_> {
@@ -158,7 +177,7 @@ impl Chooser<'_> {
     ) -> Option<usize> {
         let job = self.job;
         let aimed = match job.aim {
-            Some(k) if steer && self.rng.random_bool(STEER) => {
+            Some(k) if steer && (self.hold || self.rng.random_bool(STEER)) => {
                 self.aims.targets.get(k).and_then(|t| {
                     branch::toward(
                         game,
@@ -240,9 +259,18 @@ fn set_up<'s>(
     Some(state)
 }
 
-/// The aimed target's distance outside its guard, as a probe.
+/// The aimed target's distance outside its guard, as a probe (its pinned
+/// parameters read as the job's values; none without them).
 fn aimed_proxy(t: &Table, job: &Job, aims: &Aims) -> Option<Probe> {
-    let e = aims.targets.get(job.aim?)?.proxy.clone()?;
+    let tg = aims.targets.get(job.aim?)?;
+    let e = tg.proxy.as_ref()?;
+    if tg.pins.len() != job.pins.len() {
+        return None;
+    }
+    let e = match tg.pins.is_empty() {
+        true => e.clone(),
+        false => super::explore_proxy::pin(e, &tg.pins, &job.pins),
+    };
     Some(t.game.probe_of(e, t.players))
 }
 
@@ -269,12 +297,13 @@ pub(super) fn play(
         rng: ChaCha8Rng::seed_from_u64(job.rng),
         fresh: Vec::new(),
         scratch: &mut warm.scratch,
+        hold: false,
     };
     let buf = &mut warm.buf;
     let mut taken = 0u32;
     loop {
         tr.measure(game, state, probes);
-        tr.measure_proxy(game, state, ch.proxy.as_ref(), taken);
+        ch.hold = tr.measure_proxy(game, state, ch.proxy.as_ref(), taken);
         if state.is_over() || taken >= limit {
             return tr;
         }
@@ -324,7 +353,7 @@ fn step(
     taken: u32,
 ) -> Result<(), crate::engine::EngineError> {
     let (game, layout) = (t.game, t.layout);
-    let (nodes, near) = (&mut tr.nodes, &mut tr.near);
+    let (nodes, near, pins) = (&mut tr.nodes, &mut tr.near, &mut tr.near_pins);
     state.apply_looking(game, action, &mut |st: &State, p, n| {
         let i = layout.node(p, n);
         if nodes[i] == u32::MAX {
@@ -341,6 +370,13 @@ fn step(
             let d = tg.distance(game, st);
             if d < near[k].0 {
                 near[k] = (d, taken);
+                if !tg.pins.is_empty() {
+                    pins[k].clear();
+                    pins[k].extend(tg.pins.iter().map(|s| {
+                        st.eval_in_frame(game, &crate::hir::Expr::Local(*s))
+                            .unwrap_or(-1)
+                    }));
+                }
             }
         }
     })
@@ -369,6 +405,7 @@ pub(super) fn guarded(
         hi: Vec::new(),
         near: Vec::new(),
         near_proxy: (u32::MAX, 0),
+        near_pins: Vec::new(),
         incident: Some((
             Kind::RuleFault,
             At::Game,

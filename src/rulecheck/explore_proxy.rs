@@ -127,8 +127,10 @@ fn subst(e: &mut Expr, s: u16, with: &Expr) {
 
 /// `e` with each local that has no domain, but one value set once from
 /// fixed locals, read as that value; `None` if it still reads a local with
-/// no domain (or one beyond the scratch locals).
-fn readable(ph: &Phase, mut e: Expr) -> Option<Expr> {
+/// no domain (or one beyond the scratch locals). With `pins`, a parameter
+/// of the phase that it never writes is left as it is and listed there (to
+/// be read as a value found where the guard ran: [`pinned`]).
+fn readable(ph: &Phase, mut e: Expr, mut pins: Option<&mut Vec<u16>>) -> Option<Expr> {
     for _ in 0..4 {
         let mut locals = Vec::new();
         free(&e, &mut Vec::new(), &mut locals);
@@ -138,6 +140,15 @@ fn readable(ph: &Phase, mut e: Expr) -> Option<Expr> {
                 return None;
             }
             if domain(*ph.local_types.get(s as usize)?).is_some() {
+                continue;
+            }
+            if let Some(pins) = pins.as_deref_mut()
+                && s < ph.params
+                && !ph.nodes.iter().any(|n| writes(n, s))
+            {
+                if !pins.contains(&s) {
+                    pins.push(s);
+                }
                 continue;
             }
             let v = set_once(ph, s)?;
@@ -157,13 +168,16 @@ fn readable(ph: &Phase, mut e: Expr) -> Option<Expr> {
     None
 }
 
-/// `min(e for each value of each free local)`: every free local has a
-/// domain ([`readable`]).
-fn quantified(ph: &Phase, e: Expr) -> Option<Expr> {
+/// `min(e for each value of each free local)`: every free local but the
+/// `pins` has a domain ([`readable`]).
+fn quantified(ph: &Phase, e: Expr, pins: &[u16]) -> Option<Expr> {
     let mut locals = Vec::new();
     free(&e, &mut Vec::new(), &mut locals);
     let mut out = e;
     for s in locals {
+        if pins.contains(&s) {
+            continue;
+        }
         let coll = domain(*ph.local_types.get(s as usize)?)?;
         out = Expr::Agg {
             kind: AggKind::Min,
@@ -178,16 +192,16 @@ fn quantified(ph: &Phase, e: Expr) -> Option<Expr> {
 
 /// The parts of `d` that can be measured outside the frame, as one
 /// expression still reading the guard's enumeration and player locals.
-fn measurable(ph: &Phase, d: &Dist) -> Option<Expr> {
+fn measurable(ph: &Phase, d: &Dist, mut pins: Option<&mut Vec<u16>>) -> Option<Expr> {
     match d {
-        Dist::Leaf(..) | Dist::Cmp(..) | Dist::Num(_) => readable(ph, as_expr(d)),
+        Dist::Leaf(..) | Dist::Cmp(..) | Dist::Num(_) => readable(ph, as_expr(d), pins),
         Dist::And(ds) => ds
             .iter()
-            .filter_map(|d| measurable(ph, d))
+            .filter_map(|d| measurable(ph, d, pins.as_deref_mut()))
             .reduce(|a, b| Expr::Bin(BinOp::Add, Box::new(a), Box::new(b))),
         Dist::Or(ds) => ds
             .iter()
-            .map(|d| measurable(ph, d))
+            .map(|d| measurable(ph, d, pins.as_deref_mut()))
             .collect::<Option<Vec<Expr>>>()?
             .into_iter()
             .reduce(|a, b| {
@@ -209,7 +223,30 @@ fn measurable(ph: &Phase, d: &Dist) -> Option<Expr> {
 /// them nearest together.
 pub(super) fn proxy(g: &Graph, phase: u16, d: &Dist) -> Option<Expr> {
     let ph = g.phases.get(phase as usize)?;
-    quantified(ph, measurable(ph, d)?)
+    quantified(ph, measurable(ph, d, None)?, &[])
+}
+
+/// For a guard with no [`proxy`]: its distance outside its frame with the
+/// parameters of its phase that still stop it (a card, a number: no
+/// domain to take them over) left as locals, to be read as the values they
+/// had where the guard came nearest ([`pin`]); those parameters' slots.
+/// `release(c)`'s loop over the home squares of `c`'s army becomes, for the
+/// card freed in the nearest game, how many of them are empty now.
+pub(super) fn pinned(g: &Graph, phase: u16, d: &Dist) -> Option<(Expr, Vec<u16>)> {
+    let ph = g.phases.get(phase as usize)?;
+    let mut pins = Vec::new();
+    let e = measurable(ph, d, Some(&mut pins))?;
+    let e = quantified(ph, e, &pins)?;
+    (!pins.is_empty()).then_some((e, pins))
+}
+
+/// `e` with each of the `pins` (slots) read as its value in `values`.
+pub(super) fn pin(e: &Expr, pins: &[u16], values: &[i32]) -> Expr {
+    let mut out = e.clone();
+    for (s, v) in pins.iter().zip(values) {
+        subst(&mut out, *s, &Expr::Int(*v));
+    }
+    out
 }
 
 /// Whether `e` reads the state at all (a proxy of options and constants
