@@ -57,6 +57,11 @@ pub const MIN_GAMES: u64 = 256;
 pub const PLATEAU: u64 = 2048;
 /// How often a mutation aims at a branch no game has taken.
 const AIM: f64 = 0.6;
+/// A target whose nearest game (guard or proxy) is at most this far, and
+/// not yet reached, is near: it gets a share of the aimed mutations.
+const NEAR: u32 = 4;
+/// The share of the unaimed mutations given to the nearest near target.
+const FOCUS: f64 = 0.5;
 /// Mixed into the run seed for the exploration's own games.
 const SALT: u64 = 0xe8b1_07e5_0000_0017;
 
@@ -153,6 +158,22 @@ fn improve(best: &mut Nearest, key: (u16, u32, bool, u16), d: u32, id: u32, move
     true
 }
 
+/// The target whose nearest game came nearest, at its guard or outside it
+/// (within [`NEAR`]), the first of those as near; none where no target is
+/// that near.
+fn focus(best: &Nearest, proxy: &Nearest, targets: &[Target]) -> Option<usize> {
+    let d = |k: &(u16, u32, bool, u16)| {
+        let g = best.get(k).map_or(u32::MAX, |b| b.0);
+        let p = proxy.get(k).map_or(u32::MAX, |b| b.0);
+        g.min(p)
+    };
+    (0..targets.len())
+        .map(|k| (d(&targets[k].key()), k))
+        .filter(|&(d, _)| d <= NEAR)
+        .min()
+        .map(|(_, k)| k)
+}
+
 /// The search's state between rounds.
 struct Search<'s, 'a> {
     s: &'s Setup<'a>,
@@ -244,8 +265,13 @@ impl<'s, 'a> Search<'s, 'a> {
             m.random_range(0..len)
         };
         let mut parent = &self.x.finds[self.corpus[e] as usize];
-        let aim =
-            (!targets.is_empty() && m.random_bool(AIM)).then(|| m.random_range(0..targets.len()));
+        let near = focus(&self.best, &self.best_proxy, targets);
+        // the aimed share as before; the near target gets part of the rest
+        let aim = if !targets.is_empty() && m.random_bool(AIM) {
+            Some(m.random_range(0..targets.len()))
+        } else {
+            near.filter(|_| m.random_bool(FOCUS))
+        };
         let mut upto = parent.picks.len();
         // from the game nearest the guard, or nearest outside it
         let nearest = aim.and_then(|k| {
