@@ -399,14 +399,7 @@ fn relabel(game: &Game, core: &mut Core, d: &mut Determinizer) {
     };
     let g = game.graph();
     for (vi, v) in g.tables.vars.iter().enumerate() {
-        let count = if v.per_player {
-            core.n as usize
-        } else if v.per_card {
-            cards
-        } else {
-            1
-        };
-        match core.var_slots_mut(g, vi, count) {
+        match core.var_slots_mut(g, vi) {
             Some(Slots::Wide(slice)) => {
                 if v.ty == Ty::Card {
                     for x in slice.iter_mut() {

@@ -98,14 +98,11 @@ impl std::fmt::Display for EngineError {
                 file,
                 line,
                 ..
-            } => match file {
-                Some(file) => write!(
-                    f,
-                    "rules fault in phase `{phase}` ({} line {line}): {fault}",
-                    file.display()
-                ),
-                None => write!(f, "rules fault in phase `{phase}` (line {line}): {fault}"),
-            },
+            } => write!(
+                f,
+                "rules fault in phase `{phase}` ({}): {fault}",
+                line_name(file.as_deref(), *line)
+            ),
             EngineError::Runaway { steps, .. } => {
                 write!(
                     f,
@@ -193,6 +190,15 @@ impl EngineError {
 }
 
 impl std::error::Error for EngineError {}
+
+/// A run-time place as messages name it: `line 3`, or for a variant
+/// `v.rules line 3` (the file the line is written in).
+pub fn line_name(file: Option<&Path>, line: usize) -> String {
+    match file {
+        Some(file) => format!("{} line {line}", file.display()),
+        None => format!("line {line}"),
+    }
+}
 impl std::error::Error for SetupError {}
 impl std::error::Error for Illegal {}
 impl std::error::Error for Conservation {}

@@ -41,10 +41,7 @@ impl PendingChoice {
     /// Its line as messages name it: `line 3`, or for a variant `v.rules
     /// line 3` (the file the `choose` is written in).
     pub fn line_name(&self) -> String {
-        match &self.file {
-            Some(file) => format!("{} line {}", file.display(), self.line),
-            None => format!("line {}", self.line),
-        }
+        super::error::line_name(self.file.as_deref(), self.line)
     }
 }
 

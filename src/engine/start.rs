@@ -98,17 +98,9 @@ fn init_vars(
     mut chance: Option<&mut Chance>,
 ) -> Result<(), Fault> {
     let t = &g.tables;
-    let n = core.n as usize;
     for (vi, v) in t.vars.iter().enumerate() {
         let value = eval_const(g, core, &v.init, Draws::with(rng, chance.as_deref_mut()))?;
-        let count = if v.per_player {
-            n
-        } else if v.per_card {
-            t.cards.len()
-        } else {
-            1
-        };
-        match core.var_slots_mut(g, vi, count) {
+        match core.var_slots_mut(g, vi) {
             Some(Slots::Wide(s)) => s.fill(value),
             // a byte variable's values fit a byte (`width.rs`)
             Some(Slots::Narrow(s)) => s.fill(value as i8),

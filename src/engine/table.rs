@@ -103,11 +103,7 @@ impl Layout {
         for (i, v) in g.tables.vars.iter().enumerate() {
             let k = usize::from(g.in_bytes(i));
             bases.push(at[k]);
-            at[k] += match (v.per_player, v.per_card) {
-                (true, _) => u32::from(n),
-                (_, true) => g.tables.cards.len() as u32,
-                _ => 1,
-            };
+            at[k] += v.slots(usize::from(n), g.tables.cards.len()) as u32;
         }
         (bases, at[0] as usize, at[1] as usize)
     }

@@ -77,10 +77,15 @@ impl Core {
         }
     }
 
-    /// The `count` slots of variable `v`, to rewrite in place (not
-    /// journaled: initial values, cards renamed).
-    pub(super) fn var_slots_mut(&mut self, g: &Graph, v: usize, count: usize) -> Option<Slots<'_>> {
-        let at = self.var_base[v] as usize;
+    /// The slots of variable `v` (one a seat, a card, or one), to rewrite
+    /// in place (not journaled: initial values, cards renamed).
+    pub(super) fn var_slots_mut(&mut self, g: &Graph, v: usize) -> Option<Slots<'_>> {
+        let count = g
+            .tables
+            .vars
+            .get(v)?
+            .slots(usize::from(self.n), g.tables.cards.len());
+        let at = *self.var_base.get(v)? as usize;
         if g.in_bytes(v) {
             self.bytes.get_mut(at..at + count).map(Slots::Narrow)
         } else {

@@ -360,6 +360,18 @@ pub struct VarInfo {
     pub init: Expr,
 }
 
+impl VarInfo {
+    /// How many values the variable holds in a table of `players` seats
+    /// and `cards` cards: one a seat, one a card, or one.
+    pub fn slots(&self, players: usize, cards: usize) -> usize {
+        match (self.per_player, self.per_card) {
+            (true, _) => players,
+            (_, true) => cards,
+            _ => 1,
+        }
+    }
+}
+
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct TableInfo {
     pub name: String,
