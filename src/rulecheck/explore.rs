@@ -136,8 +136,12 @@ pub struct Setup<'a> {
     pub seed: u64,
 }
 
+/// A target's key (`Target::key`).
+type Key = (u16, u32, bool, u16);
 /// By target key: the nearest distance, the find and its moves.
-type Nearest = BTreeMap<(u16, u32, bool, u16), (u32, u32, u32)>;
+type Nearest = BTreeMap<Key, (u32, u32, u32)>;
+/// By target key: the games played when its distance last fell.
+type Gained = BTreeMap<Key, u64>;
 
 /// Whether a game that came `d` near a target after `moves` moves does
 /// better than the nearest so far: nearer, or as near in fewer moves (a
@@ -150,7 +154,7 @@ fn closer(d: u32, moves: u32, best: &(u32, u32, u32)) -> bool {
 /// Keep find `id` as the nearest to `key` if it came nearer than any
 /// before (`d` measured: a game whose guard never ran, `u32::MAX`, is no
 /// line toward it); whether it was kept.
-fn improve(best: &mut Nearest, key: (u16, u32, bool, u16), d: u32, id: u32, moves: u32) -> bool {
+fn improve(best: &mut Nearest, key: Key, d: u32, id: u32, moves: u32) -> bool {
     if d == u32::MAX || best.get(&key).is_some_and(|b| !closer(d, moves, b)) {
         return false;
     }
@@ -158,11 +162,14 @@ fn improve(best: &mut Nearest, key: (u16, u32, bool, u16), d: u32, id: u32, move
     true
 }
 
-/// The target whose nearest game came nearest, at its guard or outside it
-/// (within [`NEAR`]), the first of those as near; none where no target is
-/// that near.
-fn focus(best: &Nearest, proxy: &Nearest, targets: &[Target]) -> Option<usize> {
-    let d = |k: &(u16, u32, bool, u16)| {
+/// Of the targets whose nearest game (at the guard or outside it) came
+/// within [`NEAR`], the one whose distance fell last (`gained`: the game
+/// after which it did), the nearest of those as recent: the search's effort
+/// follows where it is getting somewhere, not a target that came near once
+/// and has stayed there (a proxy met while its guard stays far); none where
+/// no target is that near.
+fn focus(best: &Nearest, proxy: &Nearest, gained: &Gained, targets: &[Target]) -> Option<usize> {
+    let d = |k: &Key| {
         let g = best.get(k).map_or(u32::MAX, |b| b.0);
         let p = proxy.get(k).map_or(u32::MAX, |b| b.0);
         g.min(p)
@@ -170,8 +177,18 @@ fn focus(best: &Nearest, proxy: &Nearest, targets: &[Target]) -> Option<usize> {
     (0..targets.len())
         .map(|k| (d(&targets[k].key()), k))
         .filter(|&(d, _)| d <= NEAR)
+        .map(|(d, k)| {
+            let last = gained.get(&targets[k].key()).copied().unwrap_or(0);
+            (std::cmp::Reverse(last), d, k)
+        })
         .min()
-        .map(|(_, k)| k)
+        .map(|(_, _, k)| k)
+}
+
+/// Whether `d` is nearer than the nearest kept for `key` (a strict fall of
+/// the distance, not the same distance in fewer moves).
+fn falls(best: &Nearest, key: &Key, d: u32) -> bool {
+    d != u32::MAX && best.get(key).is_none_or(|b| d < b.0)
 }
 
 /// The search's state between rounds.
@@ -198,7 +215,9 @@ struct Search<'s, 'a> {
     /// The same for a target's distance outside its guard.
     best_proxy: Nearest,
     /// By target with pinned parameters: their values in its `best` game.
-    pins: BTreeMap<(u16, u32, bool, u16), Vec<i32>>,
+    pins: BTreeMap<Key, Vec<i32>>,
+    /// By target: when its distance (guard or proxy) last fell.
+    gained: Gained,
 }
 
 impl<'s, 'a> Search<'s, 'a> {
@@ -234,6 +253,7 @@ impl<'s, 'a> Search<'s, 'a> {
             best: BTreeMap::new(),
             best_proxy: BTreeMap::new(),
             pins: BTreeMap::new(),
+            gained: BTreeMap::new(),
             s,
         }
     }
@@ -265,7 +285,7 @@ impl<'s, 'a> Search<'s, 'a> {
             m.random_range(0..len)
         };
         let mut parent = &self.x.finds[self.corpus[e] as usize];
-        let near = focus(&self.best, &self.best_proxy, targets);
+        let near = focus(&self.best, &self.best_proxy, &self.gained, targets);
         // the aimed share as before; the near target gets part of the rest
         let aim = if !targets.is_empty() && m.random_bool(AIM) {
             Some(m.random_range(0..targets.len()))
@@ -369,19 +389,37 @@ impl<'s, 'a> Search<'s, 'a> {
     fn nearer(&mut self, tr: &Trace, targets: &[Target], job: &Job) -> bool {
         let (mut new, column) = (false, job.column);
         let id = self.x.finds.len() as u32;
-        // a game that failed is no line to build on
+        // a game that failed is no line to build on; a proxy measured with
+        // other pins than the target's now measures another card's
+        // position: not a step toward this one
         if let Some(k) = job.aim
             && tr.incident.is_none()
+            && self.pins.get(&targets[k].key()).map_or(&[][..], |p| &p[..]) == &job.pins[..]
         {
             let (d, moves) = tr.near_proxy;
+            if falls(&self.best_proxy, &targets[k].key(), d) {
+                self.gained.insert(targets[k].key(), job.game + 1);
+            }
             new |= improve(&mut self.best_proxy, targets[k].key(), d, id, moves);
         }
         if tr.incident.is_none() {
             for (k, &(d, moves)) in tr.near.iter().enumerate() {
+                if falls(&self.best, &targets[k].key(), d) {
+                    self.gained.insert(targets[k].key(), job.game + 1);
+                }
                 if improve(&mut self.best, targets[k].key(), d, id, moves) {
                     new = true;
                     if let Some(p) = tr.near_pins.get(k).filter(|p| !p.is_empty()) {
-                        self.pins.insert(targets[k].key(), p.clone());
+                        let key = targets[k].key();
+                        // new pins: the proxy's nearest game measured the
+                        // old ones, so its search starts again
+                        if self
+                            .pins
+                            .insert(key, p.clone())
+                            .is_some_and(|old| old != *p)
+                        {
+                            self.best_proxy.remove(&key);
+                        }
                     }
                 }
             }
