@@ -62,6 +62,17 @@ const AIM: f64 = 0.6;
 const NEAR: u32 = 4;
 /// The share of the unaimed mutations given to the nearest near target.
 const FOCUS: f64 = 0.5;
+/// How often a game aimed from the game that came nearest a target's guard
+/// resumes it: cut late, a few free choices steered, then its own later
+/// moves played again where they are legal (a fuzzer's splice, for a line
+/// of play).
+const RESUME: f64 = 0.5;
+/// A resumed game's cut is at most this many decisions before the point
+/// where its parent came nearest...
+const LATE: usize = 60;
+/// ...and at most this many free choices are steered before the parent's
+/// moves are played again.
+const DETOUR: u32 = 12;
 /// Mixed into the run seed for the exploration's own games.
 const SALT: u64 = 0xe8b1_07e5_0000_0017;
 
@@ -218,6 +229,9 @@ struct Search<'s, 'a> {
     pins: BTreeMap<Key, Vec<i32>>,
     /// By target: when its distance (guard or proxy) last fell.
     gained: Gained,
+    /// The actions of the finds that came nearest a target's guard (by
+    /// find), for resumed games.
+    lines: BTreeMap<u32, Vec<crate::engine::Action>>,
 }
 
 impl<'s, 'a> Search<'s, 'a> {
@@ -254,6 +268,7 @@ impl<'s, 'a> Search<'s, 'a> {
             best_proxy: BTreeMap::new(),
             pins: BTreeMap::new(),
             gained: BTreeMap::new(),
+            lines: BTreeMap::new(),
             s,
         }
     }
@@ -268,6 +283,8 @@ impl<'s, 'a> Search<'s, 'a> {
             goal: None,
             aim: None,
             pins: Vec::new(),
+            tail: Vec::new(),
+            detour: 0,
             rng,
             game,
         }
@@ -293,25 +310,43 @@ impl<'s, 'a> Search<'s, 'a> {
             near.filter(|_| m.random_bool(FOCUS))
         };
         let mut upto = parent.picks.len();
-        // from the game nearest the guard, or nearest outside it
+        // from the game nearest the guard (`true`), or nearest outside it
         let nearest = aim.and_then(|k| {
             let key = targets[k].key();
             match (self.best.get(&key), self.best_proxy.get(&key)) {
-                (Some(b), Some(p)) => Some(if m.random_bool(0.5) { b } else { p }),
-                (b, p) => b.or(p),
+                (Some(b), Some(p)) => Some(if m.random_bool(0.5) {
+                    (b, true)
+                } else {
+                    (p, false)
+                }),
+                (b, p) => b.map(|b| (b, true)).or(p.map(|p| (p, false))),
             }
         });
-        if let Some(&(_, id, moves)) = nearest
+        let mut resumed = None;
+        if let Some((&(_, id, moves), guard)) = nearest
             && m.random_bool(0.75)
         {
             parent = &self.x.finds[id as usize];
             upto = (moves as usize).min(parent.picks.len());
+            resumed = self
+                .lines
+                .get(&id)
+                .filter(|_| guard && m.random_bool(RESUME));
         }
         let cut = match (aim.is_some(), upto) {
             (_, 0) => 0,
+            // a resumed game is cut shortly before its parent came nearest
+            _ if resumed.is_some() => upto - m.random_range(0..=upto.min(LATE)),
             // an aimed game may replay its parent up to its nearest
             (true, u) => m.random_range(0..=u),
             (false, u) => m.random_range(0..u),
+        };
+        let (tail, detour) = match resumed {
+            Some(line) => (
+                line.get(cut..).unwrap_or_default().to_vec(),
+                m.random_range(1..=DETOUR),
+            ),
+            None => (Vec::new(), 0),
         };
         let features = self.probes[parent.column].len();
         let goal = (features > 0 && m.random_bool(0.5))
@@ -333,6 +368,8 @@ impl<'s, 'a> Search<'s, 'a> {
                 .and_then(|k| self.pins.get(&targets[k].key()).cloned())
                 .unwrap_or_default(),
             aim,
+            tail,
+            detour,
             rng,
             game,
         }
@@ -409,6 +446,7 @@ impl<'s, 'a> Search<'s, 'a> {
                 }
                 if improve(&mut self.best, targets[k].key(), d, id, moves) {
                     new = true;
+                    self.lines.entry(id).or_insert_with(|| tr.actions.clone());
                     if let Some(p) = tr.near_pins.get(k).filter(|p| !p.is_empty()) {
                         let key = targets[k].key();
                         // new pins: the proxy's nearest game measured the
@@ -543,6 +581,9 @@ pub fn explore(s: &Setup, budget: Budget, left: &dyn Fn(&[u64], &[u64]) -> bool)
             q.merge(job, tr, &targets, millis);
         }
         q.x.corpus = q.corpus.len();
+        // keep the lines of the games still nearest some guard
+        let kept: BTreeSet<u32> = q.best.values().map(|b| b.1).collect();
+        q.lines.retain(|id, _| kept.contains(id));
         open = open && left(&q.total_n, &q.total_a);
     }
     q.x.millis = started.elapsed().as_millis() as u64;

@@ -34,9 +34,17 @@ pub(super) struct Job {
     /// The values of the aimed target's pinned parameters where its guard
     /// came nearest (`Target::pins`; empty: its proxy, if pinned, is off).
     pub(super) pins: Vec<i32>,
+    /// Resuming the nearest game: its moves from the cut on, played again
+    /// (each where it is legal, within [`WINDOW`] of the last one played)
+    /// once `detour` free choices after the cut were steered; empty: none.
+    pub(super) tail: Vec<Action>,
+    pub(super) detour: u32,
     pub(super) rng: u64,
     pub(super) game: u64,
 }
+
+/// How far ahead in a resumed game's moves the next legal one is looked for.
+const WINDOW: usize = 6;
 
 /// What one explored game did.
 pub(super) struct Trace {
@@ -45,6 +53,9 @@ pub(super) struct Trace {
     pub(super) nodes: Vec<u32>,
     pub(super) arms: Vec<u32>,
     pub(super) picks: Vec<u32>,
+    /// The actions picked, in order (kept for a game that came nearest a
+    /// target, to be resumed).
+    pub(super) actions: Vec<Action>,
     pub(super) lo: Vec<i32>,
     pub(super) hi: Vec<i32>,
     pub(super) incident: Option<(Kind, At, u32, bool, String)>,
@@ -69,6 +80,7 @@ impl Trace {
             nodes: vec![u32::MAX; layout.nodes],
             arms: vec![u32::MAX; layout.arms],
             picks: Vec::new(),
+            actions: Vec::new(),
             lo: vec![i32::MAX; features],
             hi: vec![i32::MIN; features],
             incident: None,
@@ -124,9 +136,37 @@ struct Chooser<'a> {
     /// is steered, so that what it measures stays met (a random pick among
     /// the options that keep it so) while the game plays on to the guard.
     hold: bool,
+    /// The next of the job's `tail` moves to play again.
+    resumed: usize,
 }
 
 impl Chooser<'_> {
+    /// A resumed game's next move that is legal here (within [`WINDOW`] of
+    /// the last one played again), unless it would undo what the held
+    /// proxy measures.
+    fn resume(&mut self, game: &Game, state: &State, buf: &[Action], k: usize) -> Option<usize> {
+        let job = self.job;
+        if job.tail.is_empty() || k < job.prefix.len() + job.detour as usize {
+            return None;
+        }
+        let end = (self.resumed + WINDOW).min(job.tail.len());
+        let (j, i) = (self.resumed..end)
+            .find_map(|j| buf.iter().position(|a| *a == job.tail[j]).map(|i| (j, i)))?;
+        if self.hold
+            && let Some(proxy) = &self.proxy
+        {
+            let next = self.scratch.state(state);
+            next.clone_from(state);
+            let kept = next.apply(game, buf[i]).is_ok()
+                && next.eval_probe(game, proxy).is_ok_and(|v| v <= 0);
+            if !kept {
+                return None;
+            }
+        }
+        self.resumed = j + 1;
+        Some(i)
+    }
+
     /// The pick at decision `k` among `buf` (`arm_of` maps an action to its
     /// flat arm): the prefix's, else steered or fresh or at random.
     fn pick(
@@ -148,6 +188,9 @@ impl Chooser<'_> {
         let avoid = job.avoid.filter(|_| k == job.prefix.len() && buf.len() > 1);
         if let Some(a) = avoid {
             self.fresh.retain(|&i| i != a as usize);
+        }
+        if let Some(i) = self.resume(game, state, buf, k) {
+            return i;
         }
         let steer = avoid.is_none() && buf.len() > 1;
         if let Some(i) = self.steered(game, state, buf, steer) {
@@ -298,6 +341,7 @@ pub(super) fn play(
         fresh: Vec::new(),
         scratch: &mut warm.scratch,
         hold: false,
+        resumed: 0,
     };
     let buf = &mut warm.buf;
     let mut taken = 0u32;
@@ -323,6 +367,7 @@ pub(super) fn play(
         let pick = ch.pick(game, state, buf, taken as usize, &arm_of);
         let action = buf[pick];
         tr.picks.push(pick as u32);
+        tr.actions.push(action);
         if let Some(a) = arm_of(&action)
             && tr.arms[a] == u32::MAX
         {
@@ -401,6 +446,7 @@ pub(super) fn guarded(
         nodes: Vec::new(),
         arms: Vec::new(),
         picks: job.prefix.clone(),
+        actions: Vec::new(),
         lo: Vec::new(),
         hi: Vec::new(),
         near: Vec::new(),
