@@ -105,9 +105,10 @@ struct CheckArgs {
     #[arg(long, default_value_t = 10_000, value_parser = grail::cli_numbers::whole::<u32>, allow_negative_numbers = true)]
     max_decisions: u32,
     /// Guided exploration after the random games, per file: a time (10s,
-    /// 500ms), a number of games (2000, deterministic; played on while it
-    /// still finds new code, up to 4 times as many) or 0 (off); a time is
-    /// at most 86400s (a day).
+    /// 500ms; played on while it still comes nearer an unreached line, up
+    /// to 4 times as long), a number of games (2000, deterministic; played
+    /// on while it still finds new code, up to 4 times as many) or 0 (off);
+    /// a time is at most 86400s (a day).
     #[arg(
         long,
         default_value = "10s",

@@ -23,14 +23,18 @@
 //!   it, the search plays on until [`PATIENCE`] games after the last one
 //!   that grew the corpus (reached a new node or option, came nearer a
 //!   guard, pushed a measure further), and at most [`STRETCH`] times the
-//!   budget ([`Budget::Games`]; a time budget is not stretched), as a
-//!   fuzzer goes on while it still finds new paths. A rare line gets more
-//!   games only where the search is still getting somewhere.
+//!   budget ([`Budget::Games`]), as a fuzzer goes on while it still finds
+//!   new paths. A rare line gets more games only where the search is still
+//!   getting somewhere. A time budget is stretched on a narrower sign, up
+//!   to [`STRETCH`] times the time: while a target's distance fell to
+//!   within [`NEAR`] in the last [`PATIENCE`] games (a line about to be
+//!   reached is not called dead at the bell).
 //! - It stops early once nothing the random games missed is left (the
 //!   caller says what is left) and at least [`MIN_GAMES`] games (or a
 //!   quarter of a time budget) hunted for faults, softlocks and broken
 //!   invariants, or once it stalls: at least
-//!   [`PLATEAU`] games, four times as many as it took to reach anything new.
+//!   [`PLATEAU`] games, four times as many as it took to reach anything new
+//!   or to bring a target within [`NEAR`] nearer than before.
 //!
 //! Faults met on the way are kept with their line of play ([`Hit`]), to be
 //! reported with a reproduction like the random games' incidents.
@@ -227,8 +231,14 @@ struct Search<'s, 'a> {
     best_proxy: Nearest,
     /// By target with pinned parameters: their values in its `best` game.
     pins: BTreeMap<Key, Vec<i32>>,
+    /// The pins its `best_proxy` game measured its proxy with (a game aimed
+    /// from it measures the same card's position).
+    proxy_pins: BTreeMap<Key, Vec<i32>>,
     /// By target: when its distance (guard or proxy) last fell.
     gained: Gained,
+    /// Games played when a target's distance last fell to within [`NEAR`]
+    /// (0: never): a time budget is stretched while this is recent.
+    near_fall: u64,
     /// The actions of the finds that came nearest a target's guard (by
     /// find), for resumed games.
     lines: BTreeMap<u32, Vec<crate::engine::Action>>,
@@ -267,7 +277,9 @@ impl<'s, 'a> Search<'s, 'a> {
             best: BTreeMap::new(),
             best_proxy: BTreeMap::new(),
             pins: BTreeMap::new(),
+            proxy_pins: BTreeMap::new(),
             gained: BTreeMap::new(),
+            near_fall: 0,
             lines: BTreeMap::new(),
             s,
         }
@@ -323,9 +335,11 @@ impl<'s, 'a> Search<'s, 'a> {
             }
         });
         let mut resumed = None;
+        let mut from_proxy = false;
         if let Some((&(_, id, moves), guard)) = nearest
             && m.random_bool(0.75)
         {
+            from_proxy = !guard;
             parent = &self.x.finds[id as usize];
             upto = (moves as usize).min(parent.picks.len());
             resumed = self
@@ -364,8 +378,17 @@ impl<'s, 'a> Search<'s, 'a> {
                 parent.picks.get(cut).copied()
             },
             goal,
+            // the pins its parent measured with, where it came nearest
+            // outside the guard; else those of the guard's nearest game
             pins: aim
-                .and_then(|k| self.pins.get(&targets[k].key()).cloned())
+                .and_then(|k| {
+                    let pins = if from_proxy {
+                        &self.proxy_pins
+                    } else {
+                        &self.pins
+                    };
+                    pins.get(&targets[k].key()).cloned()
+                })
                 .unwrap_or_default(),
             aim,
             tail,
@@ -421,43 +444,45 @@ impl<'s, 'a> Search<'s, 'a> {
         new
     }
 
+    /// Target `key`'s distance fell to `d` in game `game`.
+    fn fell(&mut self, key: Key, d: u32, game: u64) {
+        self.gained.insert(key, game + 1);
+        if d <= NEAR {
+            self.near_fall = game + 1;
+        }
+    }
+
     /// Whether a game came nearer a target or pushed a measure further than
     /// any before.
     fn nearer(&mut self, tr: &Trace, targets: &[Target], job: &Job) -> bool {
         let (mut new, column) = (false, job.column);
         let id = self.x.finds.len() as u32;
         // a game that failed is no line to build on; a proxy measured with
-        // other pins than the target's now measures another card's
-        // position: not a step toward this one
+        // other pins (another card) is as good a way to the guard, and its
+        // game is resumed with its own pins
         if let Some(k) = job.aim
             && tr.incident.is_none()
-            && self.pins.get(&targets[k].key()).map_or(&[][..], |p| &p[..]) == &job.pins[..]
         {
             let (d, moves) = tr.near_proxy;
-            if falls(&self.best_proxy, &targets[k].key(), d) {
-                self.gained.insert(targets[k].key(), job.game + 1);
+            let key = targets[k].key();
+            if falls(&self.best_proxy, &key, d) {
+                self.fell(key, d, job.game);
             }
-            new |= improve(&mut self.best_proxy, targets[k].key(), d, id, moves);
+            if improve(&mut self.best_proxy, key, d, id, moves) {
+                new = true;
+                self.proxy_pins.insert(key, job.pins.clone());
+            }
         }
         if tr.incident.is_none() {
             for (k, &(d, moves)) in tr.near.iter().enumerate() {
                 if falls(&self.best, &targets[k].key(), d) {
-                    self.gained.insert(targets[k].key(), job.game + 1);
+                    self.fell(targets[k].key(), d, job.game);
                 }
                 if improve(&mut self.best, targets[k].key(), d, id, moves) {
                     new = true;
                     self.lines.entry(id).or_insert_with(|| tr.actions.clone());
                     if let Some(p) = tr.near_pins.get(k).filter(|p| !p.is_empty()) {
-                        let key = targets[k].key();
-                        // new pins: the proxy's nearest game measured the
-                        // old ones, so its search starts again
-                        if self
-                            .pins
-                            .insert(key, p.clone())
-                            .is_some_and(|old| old != *p)
-                        {
-                            self.best_proxy.remove(&key);
-                        }
+                        self.pins.insert(targets[k].key(), p.clone());
                     }
                 }
             }
@@ -546,9 +571,14 @@ pub fn explore(s: &Setup, budget: Budget, left: &dyn Fn(&[u64], &[u64]) -> bool)
         let over = match budget {
             Budget::Off => true,
             Budget::Games(n) => games >= stretched(n, q.last_new.max(q.last_find)),
-            Budget::Time(d) => started.elapsed() >= d,
+            Budget::Time(d) => {
+                let t = started.elapsed();
+                t >= d && (t >= d * STRETCH as u32 || games >= q.near_fall + PATIENCE)
+            }
         } || crate::interrupt::interrupted();
-        let stale = games >= PLATEAU.max(q.last_new.saturating_mul(4));
+        // stalled: nothing new reached, and no target come within NEAR
+        // more nearly, for three quarters of the games played
+        let stale = games >= PLATEAU.max(q.last_new.max(q.near_fall).saturating_mul(4));
         // nothing left to reach: hunt faults for MIN_GAMES games, or a
         // quarter of a time budget if that comes first
         let hunted =
