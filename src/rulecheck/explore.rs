@@ -151,8 +151,22 @@ pub struct Setup<'a> {
     pub seed: u64,
 }
 
-/// A target's key (`Target::key`).
-type Key = (u16, u32, bool, u16);
+/// A target's key (`Target::key`) in one column: each column (a player
+/// count, an option set) keeps its own nearest games, as the same card or
+/// square means another position there.
+type Key = (u16, u32, bool, u16, u16);
+
+fn key(t: &Target, column: usize) -> Key {
+    let (p, n, w, a) = t.key();
+    (p, n, w, a, column as u16)
+}
+
+/// Target `key`'s nearest distance, at its guard or outside it.
+fn nearness(best: &Nearest, proxy: &Nearest, key: &Key) -> u32 {
+    let g = best.get(key).map_or(u32::MAX, |b| b.0);
+    let p = proxy.get(key).map_or(u32::MAX, |b| b.0);
+    g.min(p)
+}
 /// By target key: the nearest distance, the find and its moves.
 type Nearest = BTreeMap<Key, (u32, u32, u32)>;
 /// By target key: the games played when its distance last fell.
@@ -177,27 +191,29 @@ fn improve(best: &mut Nearest, key: Key, d: u32, id: u32, moves: u32) -> bool {
     true
 }
 
-/// Of the targets whose nearest game (at the guard or outside it) came
-/// within [`NEAR`], the one whose distance fell last (`gained`: the game
-/// after which it did), the nearest of those as recent: the search's effort
-/// follows where it is getting somewhere, not a target that came near once
-/// and has stayed there (a proxy met while its guard stays far); none where
-/// no target is that near.
-fn focus(best: &Nearest, proxy: &Nearest, gained: &Gained, targets: &[Target]) -> Option<usize> {
-    let d = |k: &Key| {
-        let g = best.get(k).map_or(u32::MAX, |b| b.0);
-        let p = proxy.get(k).map_or(u32::MAX, |b| b.0);
-        g.min(p)
-    };
+/// Of the targets whose nearest game in a column (at the guard or outside
+/// it) came within [`NEAR`], the one whose distance fell last (`gained`:
+/// the game after which it did), the nearest of those as recent, and its
+/// column: the search's effort follows where it is getting somewhere, not a
+/// target that came near once and has stayed there (a proxy met while its
+/// guard stays far); none where no target is that near.
+fn focus(
+    best: &Nearest,
+    proxy: &Nearest,
+    gained: &Gained,
+    targets: &[Target],
+    columns: usize,
+) -> Option<(usize, usize)> {
     (0..targets.len())
-        .map(|k| (d(&targets[k].key()), k))
-        .filter(|&(d, _)| d <= NEAR)
-        .map(|(d, k)| {
-            let last = gained.get(&targets[k].key()).copied().unwrap_or(0);
-            (std::cmp::Reverse(last), d, k)
+        .flat_map(|k| (0..columns).map(move |c| (k, c)))
+        .map(|(k, c)| (nearness(best, proxy, &key(&targets[k], c)), k, c))
+        .filter(|&(d, _, _)| d <= NEAR)
+        .map(|(d, k, c)| {
+            let last = gained.get(&key(&targets[k], c)).copied().unwrap_or(0);
+            (std::cmp::Reverse(last), d, k, c)
         })
         .min()
-        .map(|(_, _, k)| k)
+        .map(|(_, _, k, c)| (k, c))
 }
 
 /// Whether `d` is nearer than the nearest kept for `key` (a strict fall of
@@ -314,17 +330,22 @@ impl<'s, 'a> Search<'s, 'a> {
             m.random_range(0..len)
         };
         let mut parent = &self.x.finds[self.corpus[e] as usize];
-        let near = focus(&self.best, &self.best_proxy, &self.gained, targets);
-        // the aimed share as before; the near target gets part of the rest
+        let columns = self.columns.len();
+        let near = focus(&self.best, &self.best_proxy, &self.gained, targets, columns);
+        // the aimed share as before, in a column drawn at random (each
+        // column's nearest games are a line of their own: one stuck does
+        // not take the others' share); the near target gets part of the
+        // rest
         let aim = if !targets.is_empty() && m.random_bool(AIM) {
-            Some(m.random_range(0..targets.len()))
+            let k = m.random_range(0..targets.len());
+            Some((k, m.random_range(0..columns.max(1))))
         } else {
             near.filter(|_| m.random_bool(FOCUS))
         };
         let mut upto = parent.picks.len();
         // from the game nearest the guard (`true`), or nearest outside it
-        let nearest = aim.and_then(|k| {
-            let key = targets[k].key();
+        let nearest = aim.and_then(|(k, c)| {
+            let key = key(&targets[k], c);
             match (self.best.get(&key), self.best_proxy.get(&key)) {
                 (Some(b), Some(p)) => Some(if m.random_bool(0.5) {
                     (b, true)
@@ -381,16 +402,16 @@ impl<'s, 'a> Search<'s, 'a> {
             // the pins its parent measured with, where it came nearest
             // outside the guard; else those of the guard's nearest game
             pins: aim
-                .and_then(|k| {
+                .and_then(|(k, _)| {
                     let pins = if from_proxy {
                         &self.proxy_pins
                     } else {
                         &self.pins
                     };
-                    pins.get(&targets[k].key()).cloned()
+                    pins.get(&key(&targets[k], parent.column)).cloned()
                 })
                 .unwrap_or_default(),
-            aim,
+            aim: aim.map(|(k, _)| k),
             tail,
             detour,
             rng,
@@ -464,7 +485,7 @@ impl<'s, 'a> Search<'s, 'a> {
             && tr.incident.is_none()
         {
             let (d, moves) = tr.near_proxy;
-            let key = targets[k].key();
+            let key = key(&targets[k], column);
             if falls(&self.best_proxy, &key, d) {
                 self.fell(key, d, job.game);
             }
@@ -475,14 +496,15 @@ impl<'s, 'a> Search<'s, 'a> {
         }
         if tr.incident.is_none() {
             for (k, &(d, moves)) in tr.near.iter().enumerate() {
-                if falls(&self.best, &targets[k].key(), d) {
-                    self.fell(targets[k].key(), d, job.game);
+                let key = key(&targets[k], column);
+                if falls(&self.best, &key, d) {
+                    self.fell(key, d, job.game);
                 }
-                if improve(&mut self.best, targets[k].key(), d, id, moves) {
+                if improve(&mut self.best, key, d, id, moves) {
                     new = true;
                     self.lines.entry(id).or_insert_with(|| tr.actions.clone());
                     if let Some(p) = tr.near_pins.get(k).filter(|p| !p.is_empty()) {
-                        self.pins.insert(targets[k].key(), p.clone());
+                        self.pins.insert(key, p.clone());
                     }
                 }
             }
@@ -627,7 +649,7 @@ mod tests {
     #[test]
     fn a_guard_that_never_ran_is_no_nearest_game() {
         let mut best = Nearest::new();
-        let key = (1, 2, true, 0);
+        let key = (1, 2, true, 0, 0);
         // the guard did not run in this game: nothing kept, nothing new
         assert!(!improve(&mut best, key, u32::MAX, 0, 0));
         assert!(best.is_empty());
