@@ -50,6 +50,7 @@ mod explore_dist;
 mod explore_link;
 mod explore_loop;
 mod explore_measure;
+mod explore_near;
 mod explore_play;
 mod explore_proxy;
 mod explore_report;
