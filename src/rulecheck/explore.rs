@@ -31,8 +31,10 @@
 //!   new paths. A rare line gets more games only where the search is still
 //!   getting somewhere. A time budget is stretched on a narrower sign, up
 //!   to [`STRETCH`] times the time: while a target's distance fell to
-//!   within [`NEAR`] in the last [`PATIENCE`] games (a line about to be
-//!   reached is not called dead at the bell).
+//!   within [`NEAR`] in the last [`PATIENCE`] games. And while something
+//!   is left to reach and some target came within [`NEAR`] of being taken,
+//!   either budget is stretched to the most: a line the search is closing
+//!   in on is not called dead at the bell.
 //! - It stops early once nothing the random games missed is left (the
 //!   caller says what is left) and at least [`MIN_GAMES`] games (or a
 //!   quarter of a time budget) hunted for faults, softlocks and broken
@@ -519,14 +521,21 @@ pub fn explore(s: &Setup, budget: Budget, left: &dyn Fn(&[u64], &[u64]) -> bool)
         return q.x;
     }
     let mut open = left(&q.total_n, &q.total_a);
+    // some target came within NEAR of being taken while something is left
+    // to reach: the budget is stretched to the most
+    let mut closing = false;
     loop {
         let games = q.x.games;
+        let limit = |n: u64| match closing {
+            true => n.saturating_mul(STRETCH),
+            false => stretched(n, q.last_new.max(q.last_find)),
+        };
         let over = match budget {
             Budget::Off => true,
-            Budget::Games(n) => games >= stretched(n, q.last_new.max(q.last_find)),
+            Budget::Games(n) => games >= limit(n),
             Budget::Time(d) => {
                 let t = started.elapsed();
-                t >= d && (t >= d * STRETCH as u32 || games >= q.near_fall + PATIENCE)
+                t >= d && (t >= d * STRETCH as u32 || !closing && games >= q.near_fall + PATIENCE)
             }
         } || crate::interrupt::interrupted();
         // stalled: nothing new reached, and no target come within NEAR
@@ -540,7 +549,7 @@ pub fn explore(s: &Setup, budget: Budget, left: &dyn Fn(&[u64], &[u64]) -> bool)
             break;
         }
         let n = match budget {
-            Budget::Games(b) => ROUND.min(stretched(b, q.last_new.max(q.last_find)) - games),
+            Budget::Games(b) => ROUND.min(limit(b) - games),
             _ => ROUND,
         };
         // the branches no game has taken, rebuilt every round
@@ -568,6 +577,8 @@ pub fn explore(s: &Setup, budget: Budget, left: &dyn Fn(&[u64], &[u64]) -> bool)
         let kept: BTreeSet<u32> = q.best.values().map(|b| b.1).collect();
         q.lines.retain(|id, _| kept.contains(id));
         open = open && left(&q.total_n, &q.total_a);
+        let columns = q.columns.len();
+        closing = open && focus(&q.best, &q.best_proxy, &q.gained, &targets, columns).is_some();
     }
     q.x.millis = started.elapsed().as_millis() as u64;
     q.x

@@ -461,3 +461,7 @@ pub(super) fn guarded(
         )),
     })
 }
+
+#[cfg(test)]
+#[path = "explore_play_tests.rs"]
+mod tests;
