@@ -199,12 +199,12 @@ fn camelot101_passes_without_silences_for_its_rare_branches() {
 /// `cargo test --release --test rulecheck -- --ignored camelot101_levels`:
 /// Camelot 101 and every level, at five seeds (about 25 s of CPU a file and
 /// seed, more where the search stretches its 320 games while it still
-/// finds something: too slow for CI). It does not pass yet: at seed 1
-/// level 1.3 leaves a freed piece with no room at home (line 685; since
-/// the twenty-seventh round of the exploration it is reached at seeds 2 to
-/// 5, measured with `--jobs 1`, 685 missed at seeds 1, 6 and 7 of ten);
-/// levels 1.1 to 1.3 reached lines 644 and 650 at every seed of ten in
-/// that round's runs; see docs/rulecheck.md, "Guided exploration". The branches of
+/// finds something: too slow for CI). Its state is in docs/rulecheck.md,
+/// "Guided exploration" (the twenty-eighth round and after): a budget of
+/// 320 explored games with two players is a small one, and level 1.1 at
+/// seed 2 still misses line 650 in it (at the defaults, with three
+/// columns and a time budget stretched while a target is near, level 1.3
+/// reached line 685 at every seed of twenty). The branches of
 /// `tell` that levels 2, 3 and 3.1 switch off by their options are notes
 /// now (`camelot101_levels_note_what_their_options_switch_off`).
 #[test]
