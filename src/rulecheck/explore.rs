@@ -138,6 +138,9 @@ pub struct Explored {
     pub hits: Vec<Hit>,
     /// The state measures watched (probe texts).
     pub features: Vec<String>,
+    /// By branch target (phase, guard node): the nearest any explored game
+    /// came to taking it, in any column (its branch distance; 0 takes it).
+    pub nearest: Vec<(u16, u32, u32)>,
 }
 
 /// Everything fixed for the exploration of one file.
@@ -581,5 +584,11 @@ pub fn explore(s: &Setup, budget: Budget, left: &dyn Fn(&[u64], &[u64]) -> bool)
         closing = open && focus(&q.best, &q.best_proxy, &q.gained, &targets, columns).is_some();
     }
     q.x.millis = started.elapsed().as_millis() as u64;
+    let mut nearest: BTreeMap<(u16, u32), u32> = BTreeMap::new();
+    for (k, b) in &q.best {
+        let d = nearest.entry((k.0, k.1)).or_insert(u32::MAX);
+        *d = (*d).min(b.0);
+    }
+    q.x.nearest = nearest.into_iter().map(|((p, n), d)| (p, n, d)).collect();
     q.x
 }

@@ -51,13 +51,44 @@ pub fn judge(
             notes.push(note(input, x, d, &cov.games));
         }
     }
-    let tried = format!(
-        "guided exploration played {} more games in {:.1} s, keeping {} lines of play that reached something new and preferring every option never taken, and did not reach it either: check the conditions that lead here",
-        x.games,
-        x.millis as f64 / 1000.0,
-        x.corpus
-    );
-    after.into_iter().map(|d| d.help(tried.clone())).collect()
+    let tried = |near: String| {
+        format!(
+            "guided exploration played {} more games in {:.1} s, keeping {} lines of play that reached something new and preferring every option never taken, and did not reach it either{near}: check the conditions that lead here",
+            x.games,
+            x.millis as f64 / 1000.0,
+            x.corpus
+        )
+    };
+    after
+        .into_iter()
+        .map(|d| {
+            let near = match nearest(input, x, &d) {
+                Some(n) => format!(
+                    " (its nearest game came within {n} of taking this branch, counted as the condition's distance: 0 takes it; a longer --explore may reach it)"
+                ),
+                None => String::new(),
+            };
+            d.help(tried(near))
+        })
+        .collect()
+}
+
+/// How near the explored games came to taking a branch that finding `d`
+/// labels (a guard on one of its labels' lines), where that is a count
+/// (under [`FAR`](super::explore_dist::FAR): a failed test of a card or a
+/// yes/no says nothing).
+fn nearest(input: &Input, x: &Explored, d: &Diagnostic) -> Option<u32> {
+    let lines: BTreeSet<usize> = d
+        .labels
+        .iter()
+        .map(|(s, _)| input.cx.source.line_of(s.start))
+        .collect();
+    x.nearest
+        .iter()
+        .filter(|(p, n, _)| lines.contains(&input.game.line_of(*p, *n)))
+        .map(|t| t.2)
+        .min()
+        .filter(|d| *d > 0 && *d < super::explore_dist::FAR)
 }
 
 /// `guided exploration: 2000 games in 1.3 s (corpus 168); code that can

@@ -242,6 +242,33 @@ fn camelot101_levels_pass_at_five_seeds() {
     }
 }
 
+/// A line the search came near but did not reach says how near: level 1.3
+/// with a budget too small for line 685 (a freed piece with no room at
+/// home) reports how many home squares short its nearest game was.
+#[test]
+fn a_line_not_reached_says_how_near_the_search_came() {
+    let args = [
+        "rules/camelot101/level1.3.rules",
+        "--seed",
+        "1",
+        "--players",
+        "2",
+        "--games",
+        "100",
+        "--explore",
+        "64",
+    ];
+    let (_, out, err) = rulecheck(&args);
+    let plain = out.split_whitespace().collect::<Vec<_>>().join(" ");
+    let at = plain.find("camelot101.rules:685").expect("685 is missed");
+    let help = &plain[at..];
+    let help = &help[help.find("help:").expect("a help")..];
+    assert!(
+        help.contains("its nearest game came within ") && help.contains("of taking this branch"),
+        "{out}{err}"
+    );
+}
+
 /// Levels 2, 3 and 3.1 switch off branches of `tell` through a card's
 /// attribute (`usable(c)` with `all_active = 0`), a phase's parameter and
 /// the cards setup puts away (Pandora's boxes with `pandora = 0`): notes,
