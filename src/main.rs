@@ -208,15 +208,42 @@ fn perft(
         }
     }
     let started = std::time::Instant::now();
-    let nodes = if divide {
-        let parts = grail::engine::perft::divide(&game, &state, depth);
-        for (label, n) in &parts {
-            println!("{label}: {n}");
+    grail::interrupt::install();
+    // a long count says how far it has got (after 2 s, then every 10 s),
+    // and Ctrl-C stops it with the count so far
+    let mut shown = 0u64;
+    let mut tick = |n: u64| {
+        let secs = started.elapsed().as_secs();
+        if secs >= 2 && (shown == 0 || secs >= shown + 10) {
+            shown = secs;
+            eprintln!("perft: {n} paths so far ({secs} s; Ctrl-C stops with the count so far)");
         }
-        parts.iter().map(|p| p.1).sum()
-    } else {
-        grail::engine::perft::perft(&game, &state, depth)
+        grail::interrupt::interrupted()
     };
+    let mut meter = grail::engine::perft::Meter::new(&mut tick);
+    let nodes = if divide {
+        let mut sum = 0;
+        let mut each = |label: &str, n: u64| {
+            sum += n;
+            let cut = if grail::interrupt::interrupted() {
+                " (incomplete)"
+            } else {
+                ""
+            };
+            println!("{label}: {n}{cut}");
+            // each first move as soon as it is counted
+            let _ = std::io::Write::flush(&mut std::io::stdout());
+        };
+        grail::engine::perft::divide_metered(&game, &state, depth, &mut meter, &mut each);
+        sum
+    } else {
+        grail::engine::perft::perft_metered(&game, &state, depth, &mut meter)
+    };
+    if meter.stopped {
+        let secs = started.elapsed().as_secs_f64();
+        println!("perft({depth}) stopped by Ctrl-C after {secs:.2} s: at least {nodes} paths");
+        return 130;
+    }
     let secs = started.elapsed().as_secs_f64();
     println!("perft({depth}) = {nodes}");
     println!(

@@ -63,3 +63,39 @@ fn castling_and_en_passant_can_be_switched_off() {
     assert!(err.starts_with("line 2:"), "{err}");
     assert_eq!(before, format!("{:?}", state.table()));
 }
+
+/// A count too long to wait for (Tamoul's three whole turns: every
+/// interception window of every discard) reports as it goes, every
+/// `TICK` paths, and stops when the report says so, with the paths
+/// counted so far; `grail perft` prints them on Ctrl-C. Split by first
+/// move, each part is handed over as soon as it is counted.
+#[test]
+fn a_long_count_reports_as_it_goes_and_stops_when_asked() {
+    use grail::engine::perft::{Meter, TICK, divide_metered, perft_metered};
+    let game = Game::load("rules/tamoul.rules").unwrap_or_else(|d| panic!("{}", d.render_plain()));
+    let state = State::new(&game, 4, 1, &game.default_options()).expect("tamoul starts");
+    let mut ticks = Vec::new();
+    let mut tick = |n: u64| {
+        ticks.push(n);
+        ticks.len() >= 2
+    };
+    let mut meter = Meter::new(&mut tick);
+    let n = perft_metered(&game, &state, 3, &mut meter);
+    assert!(meter.stopped);
+    assert_eq!(n, 2 * TICK);
+    assert_eq!(ticks, [TICK, 2 * TICK]);
+    // one whole turn, split (the discard pile is empty at the start: one
+    // first move), is the whole count
+    let whole = perft(&game, &state, 1);
+    let mut parts = Vec::new();
+    let mut never = |_| false;
+    divide_metered(
+        &game,
+        &state,
+        1,
+        &mut Meter::new(&mut never),
+        &mut |l, n| parts.push((l.to_string(), n)),
+    );
+    assert_eq!(parts, [("draw from the pile".to_string(), whole)]);
+    assert!(whole > TICK, "{whole}");
+}

@@ -27,6 +27,7 @@
 
 use super::explore_aim::{self as aim, Columns};
 use super::explore_dist::{Target, build};
+use super::explore_keep as keep;
 use super::explore_link::link;
 use super::explore_loop::after_loop;
 use super::explore_proxy as proxy;
@@ -95,6 +96,9 @@ pub fn targets(game: &Game, layout: &Layout, nodes: &[u64], columns: &Columns) -
             && proxy::reads_state(&e)
         {
             (t.proxy, t.pins) = (Some(e), pins);
+        }
+        if let Some(e) = &t.proxy {
+            t.shut = keep::shut(g, layout, e);
         }
     }
     out

@@ -53,6 +53,9 @@ pub struct Target {
     /// as their values where the guard came nearest (`explore_proxy::pinned`;
     /// empty for a proxy that reads none).
     pub pins: Vec<u16>,
+    /// The options that shut the way to what `proxy` measures (flat arms,
+    /// in order: `explore_keep.rs`).
+    pub shut: Vec<usize>,
     /// `dist` compiled, on the first measure (`dist` is final by then).
     code: OnceLock<Compiled>,
 }
@@ -93,6 +96,7 @@ impl Target {
             dist,
             proxy: None,
             pins: Vec::new(),
+            shut: Vec::new(),
             code: OnceLock::new(),
         }
     }

@@ -138,6 +138,10 @@ struct Chooser<'a> {
     hold: bool,
     /// The next of the job's `tail` moves to play again.
     resumed: usize,
+    /// The options this game avoids where another is offered: those that
+    /// shut the way to its target (`Target::shut`), in half the games
+    /// aimed at one; empty: none.
+    shut: &'a [usize],
 }
 
 impl Chooser<'_> {
@@ -168,8 +172,36 @@ impl Chooser<'_> {
     }
 
     /// The pick at decision `k` among `buf` (`arm_of` maps an action to its
-    /// flat arm): the prefix's, else steered or fresh or at random.
+    /// flat arm): the prefix's, else [`Chooser::choice`], or at random
+    /// among the options left where that one would shut the way.
     fn pick(
+        &mut self,
+        game: &Game,
+        state: &State,
+        buf: &[Action],
+        k: usize,
+        arm_of: &dyn Fn(&Action) -> Option<usize>,
+    ) -> usize {
+        let i = self.choice(game, state, buf, k, arm_of);
+        let shut = self.shut;
+        let closes = |a: &Action| arm_of(a).is_some_and(|f| shut.binary_search(&f).is_ok());
+        if k < self.job.prefix.len() || shut.is_empty() || !closes(&buf[i]) {
+            return i;
+        }
+        let open = buf.iter().filter(|a| !closes(a)).count();
+        if open == 0 {
+            return i;
+        }
+        let nth = self.rng.random_range(0..open);
+        (0..buf.len())
+            .filter(|j| !closes(&buf[*j]))
+            .nth(nth)
+            .unwrap_or(i)
+    }
+
+    /// The pick at decision `k` after the prefix: resumed, steered, fresh
+    /// or at random.
+    fn choice(
         &mut self,
         game: &Game,
         state: &State,
@@ -317,6 +349,16 @@ fn aimed_proxy(t: &Table, job: &Job, aims: &Aims) -> Option<Probe> {
     Some(t.game.probe_of(e, t.players))
 }
 
+/// The options a game avoids ([`Chooser::shut`]): its target's, in the
+/// games aimed at it whose seed has an even bit 32 (half of them, with no
+/// draw from the game's own generator).
+fn shut_of<'a>(job: &Job, aims: &Aims<'a>) -> &'a [usize] {
+    match job.aim.and_then(|k| aims.targets.get(k)) {
+        Some(t) if (job.rng >> 32) & 1 == 0 => &t.shut,
+        _ => &[],
+    }
+}
+
 pub(super) fn play(
     t: &Table,
     probes: &[(String, Probe)],
@@ -342,6 +384,7 @@ pub(super) fn play(
         scratch: &mut warm.scratch,
         hold: false,
         resumed: 0,
+        shut: shut_of(job, aims),
     };
     let buf = &mut warm.buf;
     let mut taken = 0u32;

@@ -253,12 +253,22 @@ pub(super) fn pin(e: &Expr, pins: &[u16], values: &[i32]) -> Expr {
 /// only is no guide).
 pub(super) fn reads_state(e: &Expr) -> bool {
     match e {
-        Expr::Int(_) | Expr::Nothing | Expr::Opt(_) | Expr::PlayerCount => false,
+        Expr::Int(_)
+        | Expr::Nothing
+        | Expr::Opt(_)
+        | Expr::PlayerCount
+        | Expr::Players
+        | Expr::EnumAll(_) => false,
         Expr::Not(x) | Expr::Neg(x) => reads_state(x),
         Expr::Bin(_, a, b) => reads_state(a) || reads_state(b),
         Expr::Cond(a, b, c) => reads_state(a) || reads_state(b) || reads_state(c),
-        Expr::Agg { body, filter, .. } => {
-            body.as_deref().is_some_and(reads_state) || filter.as_deref().is_some_and(reads_state)
+        // `sum(1 for s in p.slots)` reads the zone it counts
+        Expr::Agg {
+            coll, body, filter, ..
+        } => {
+            reads_state(coll)
+                || body.as_deref().is_some_and(reads_state)
+                || filter.as_deref().is_some_and(reads_state)
         }
         _ => true,
     }

@@ -47,6 +47,7 @@ mod explore_aim;
 mod explore_branch;
 mod explore_budget;
 mod explore_dist;
+mod explore_keep;
 mod explore_link;
 mod explore_loop;
 mod explore_measure;

@@ -123,7 +123,7 @@ fn each_broken_variant_is_caught_at_its_line() {
                 "--players",
                 "3",
                 "--explore",
-                "0",
+                "2000",
                 "--deny",
                 "warnings",
             ];
