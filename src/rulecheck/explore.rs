@@ -17,7 +17,9 @@
 //!   Aimed mutations start from the game that came nearest a branch target
 //!   in their column (`explore_near.rs`); half of those from the game
 //!   nearest a guard **resume** it: a late cut, a few steered choices, then
-//!   its own later moves again where they are legal (`explore_play.rs`).
+//!   its own later moves again where they are legal (`explore_play.rs`);
+//!   half the aimed games avoid the options that shut the way to their
+//!   target (`explore_keep.rs`).
 //! - The search runs in **rounds** of [`ROUND`] games, played on all cores
 //!   and merged in job order: the corpus, and so every game, depends only
 //!   on the seed, never on the threads. A budget of games (`--explore
