@@ -42,7 +42,8 @@
 //!   quarter of a time budget) hunted for faults, softlocks and broken
 //!   invariants, or once it stalls: at least
 //!   [`PLATEAU`] games, four times as many as it took to reach anything new
-//!   or to bring a target within [`NEAR`] nearer than before.
+//!   or to bring a target within [`NEAR`] nearer than before (while a
+//!   target is within [`NEAR`], not before the budget given is spent).
 //!
 //! Faults met on the way are kept with their line of play ([`Hit`]), to be
 //! reported with a reproduction like the random games' incidents.
@@ -544,8 +545,10 @@ pub fn explore(s: &Setup, budget: Budget, left: &dyn Fn(&[u64], &[u64]) -> bool)
             }
         } || crate::interrupt::interrupted();
         // stalled: nothing new reached, and no target come within NEAR
-        // more nearly, for three quarters of the games played
-        let stale = games >= PLATEAU.max(q.last_new.max(q.near_fall).saturating_mul(4));
+        // more nearly, for three quarters of the games played; while
+        // closing in on a line, not before the budget given is spent
+        let stale = (!closing || budget.spent(games, started.elapsed()))
+            && games >= PLATEAU.max(q.last_new.max(q.near_fall).saturating_mul(4));
         // nothing left to reach: hunt faults for MIN_GAMES games, or a
         // quarter of a time budget if that comes first
         let hunted =

@@ -54,6 +54,18 @@ impl Budget {
     }
 }
 
+impl Budget {
+    /// Whether the budget as given (not stretched) is used up after
+    /// `games` games in `elapsed`.
+    pub fn spent(self, games: u64, elapsed: Duration) -> bool {
+        match self {
+            Budget::Off => true,
+            Budget::Games(n) => games >= n,
+            Budget::Time(d) => elapsed >= d,
+        }
+    }
+}
+
 impl std::fmt::Display for Budget {
     fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
         match self {
@@ -85,6 +97,17 @@ pub fn stretched(n: u64, last_new: u64) -> u64 {
 mod tests {
     use super::{Budget, PATIENCE, STRETCH, stretched};
     use std::time::Duration;
+
+    #[test]
+    fn a_budget_is_spent_at_its_games_or_its_time() {
+        let ms = Duration::from_millis;
+        assert!(!Budget::Games(320).spent(319, ms(99_999)));
+        assert!(Budget::Games(320).spent(320, ms(0)));
+        let ten = Budget::Time(Duration::from_secs(10));
+        assert!(!ten.spent(1_000_000, ms(9_999)));
+        assert!(ten.spent(0, ms(10_000)));
+        assert!(Budget::Off.spent(0, ms(0)));
+    }
 
     #[test]
     fn budgets_parse() {
