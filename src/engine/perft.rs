@@ -15,7 +15,7 @@ pub const TICK: u64 = 1 << 16;
 /// [`TICK`] leaves, which answers whether to stop (the count is then
 /// incomplete).
 pub struct Meter<'a> {
-    pub tick: &'a mut dyn FnMut(u64) -> bool,
+    tick: &'a mut dyn FnMut(u64) -> bool,
     counted: u64,
     next: u64,
     pub stopped: bool,

@@ -19,7 +19,7 @@
 //! proxy reads, or moves, deals or swaps cards to or from a zone it reads,
 //! or moves a card held in a local (whose zone is not known here).
 
-use super::gate::{fold, needs};
+use super::gate::{Need, fold, needs};
 use super::stats::Layout;
 use crate::graph::{Graph, Node, Phase};
 use crate::hir::{Expr, Place};
@@ -88,12 +88,13 @@ fn gates(ph: &Phase) -> Vec<(usize, usize, &Expr)> {
                 let mut starts: Vec<usize> = arms.iter().map(|a| a.target as usize).collect();
                 starts.extend(otherwise.map(|o| o as usize));
                 starts.sort_unstable();
-                let end = starts
-                    .windows(2)
-                    .find_map(|w| match ph.nodes.get(w[1] - 1) {
-                        Some(Node::Jump(t) | Node::Exit { target: t, .. }) => Some(*t as usize),
-                        _ => None,
-                    });
+                let end =
+                    starts
+                        .windows(2)
+                        .find_map(|w| match ph.nodes.get(w[1].checked_sub(1)?) {
+                            Some(Node::Jump(t) | Node::Exit { target: t, .. }) => Some(*t as usize),
+                            _ => None,
+                        });
                 for a in arms {
                     let first = a.target as usize;
                     let Some(last) = starts.iter().find(|s| **s > first).copied().or(end) else {
@@ -146,25 +147,21 @@ fn sets(ph: &Phase, first: usize) -> Vec<(u16, i32)> {
 pub(super) fn shut(g: &Graph, layout: &Layout, proxy: &Expr) -> Vec<usize> {
     let mut r = Reads::default();
     reads(proxy, &mut r);
-    // the conditions of the gates around a statement that writes it
-    let mut held: Vec<&Expr> = Vec::new();
+    // what the gates around a statement that writes it need
+    let mut held: Vec<Need> = Vec::new();
     for ph in &g.phases {
         let movers: Vec<usize> = (0..ph.nodes.len())
             .filter(|&i| writes(&ph.nodes[i], &r))
             .collect();
         for (first, end, c) in gates(ph) {
             if movers.iter().any(|m| (first..end).contains(m)) {
-                held.push(c);
+                needs(c, true, &mut held);
             }
         }
     }
     let closes = |v: u16, c: i32| {
-        held.iter().any(|g| {
-            let mut ns = Vec::new();
-            needs(g, true, &mut ns);
-            ns.iter()
-                .any(|n| with_var(n.expr, v, c).is_some_and(|x| (x != 0) != n.want))
-        })
+        held.iter()
+            .any(|n| with_var(n.expr, v, c).is_some_and(|x| (x != 0) != n.want))
     };
     let mut out = Vec::new();
     for (p, ph) in g.phases.iter().enumerate() {

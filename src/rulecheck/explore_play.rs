@@ -171,18 +171,15 @@ impl Chooser<'_> {
         Some(i)
     }
 
-    /// The pick at decision `k` among `buf` (`arm_of` maps an action to its
-    /// flat arm): the prefix's, else [`Chooser::choice`], or at random
-    /// among the options left where that one would shut the way.
-    fn pick(
+    /// `i`, or at random among the options left where `i` would shut the
+    /// way ([`Chooser::shut`]); never at a prefix's decision `k`.
+    fn keep_open(
         &mut self,
-        game: &Game,
-        state: &State,
         buf: &[Action],
         k: usize,
+        i: usize,
         arm_of: &dyn Fn(&Action) -> Option<usize>,
     ) -> usize {
-        let i = self.choice(game, state, buf, k, arm_of);
         let shut = self.shut;
         let closes = |a: &Action| arm_of(a).is_some_and(|f| shut.binary_search(&f).is_ok());
         if k < self.job.prefix.len() || shut.is_empty() || !closes(&buf[i]) {
@@ -199,9 +196,9 @@ impl Chooser<'_> {
             .unwrap_or(i)
     }
 
-    /// The pick at decision `k` after the prefix: resumed, steered, fresh
-    /// or at random.
-    fn choice(
+    /// The pick at decision `k` among `buf` (`arm_of` maps an action to its
+    /// flat arm): the prefix's, else resumed, steered, fresh or at random.
+    fn pick(
         &mut self,
         game: &Game,
         state: &State,
@@ -408,6 +405,7 @@ pub(super) fn play(
                 .flatten()
         };
         let pick = ch.pick(game, state, buf, taken as usize, &arm_of);
+        let pick = ch.keep_open(buf, taken as usize, pick, &arm_of);
         let action = buf[pick];
         tr.picks.push(pick as u32);
         tr.actions.push(action);
